@@ -1,0 +1,23 @@
+/* capture.h — ARP frames in (libpcap on "any") and out (AF_PACKET). */
+#ifndef ARPOWND_CAPTURE_H
+#define ARPOWND_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cap;
+typedef void cap_fn(const uint8_t *pkt, size_t caplen, void *arg);
+
+/* Open the capture and the send socket; NULL with a message in err. */
+struct cap *cap_open(char *err, size_t errlen);
+void cap_close(struct cap *c);
+/* The capture's selectable fd. */
+int cap_fd(const struct cap *c);
+/* Hand up to budget pending frames (DLT_LINUX_SLL2) to fn; count or -1. */
+int cap_dispatch(struct cap *c, int budget, cap_fn *fn, void *arg);
+/* Send a frame out of ifindex; 0 or -1 with errno. */
+int cap_send(struct cap *c, int ifindex, const uint8_t *frame, size_t len);
+/* Frames the kernel dropped because we were too slow (pcap_stats). */
+unsigned cap_drops(struct cap *c);
+
+#endif

@@ -1,0 +1,52 @@
+/* conf.h — /etc/arpownd.conf: load, validate, match interfaces, print. */
+#ifndef ARPOWND_CONF_H
+#define ARPOWND_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define CONF_DEFAULT_PATH	"/etc/arpownd.conf"
+#define CONF_ANNOUNCE_KEEP	(-1)
+
+/* One glob of an interfaces or match list; neg for "!glob". */
+struct conf_glob {
+	char	*pat;
+	bool	 neg;
+};
+
+/* An [interface LABEL] section: per-interface overrides. */
+struct conf_iface {
+	char			*label;
+	struct conf_glob	*match;
+	size_t			 nmatch;
+	int			 mode;		/* enum pol_mode, -1 = inherit */
+};
+
+struct conf {
+	char			*path;		/* NULL for built-in defaults */
+	struct conf_glob	*ifaces;
+	size_t			 nifaces;
+	int			 mode;		/* enum pol_mode */
+	int			 arp_announce;	/* CONF_ANNOUNCE_KEEP or 0..2 */
+	bool			 learn;
+	int			 log_level;	/* LOG_ERR .. LOG_DEBUG */
+	struct conf_iface	*sections;
+	size_t			 nsections;
+};
+
+/* Called once per error found; msg is "file: [section] key = value: reason". */
+typedef void conf_err_fn(void *arg, const char *msg);
+
+/* The built-in defaults (those of conf/arpownd.conf); NULL on ENOMEM. */
+struct conf *conf_defaults(void);
+/* Load and validate path; reports every error through err and returns NULL if any. */
+struct conf *conf_load(const char *path, conf_err_fn *err, void *arg);
+/* Free a configuration. */
+void conf_free(struct conf *c);
+/* Mode for interface name, or -1 when the interface globs leave it unmanaged. */
+int conf_iface_mode(const struct conf *c, const char *name);
+/* Print the effective configuration, defaults filled in, as a valid file. */
+void conf_print(const struct conf *c, FILE *f);
+
+#endif

@@ -1,0 +1,46 @@
+/* policy.h — whether and from where to answer a request; pure. */
+#ifndef ARPOWND_POLICY_H
+#define ARPOWND_POLICY_H
+
+#include "arp.h"
+#include "table.h"
+
+enum pol_mode {
+	POL_OWNER = 0,	/* only addresses on the arrival interface (arp_ignore=1) */
+	POL_SUBNET,	/* as owner, and the sender on that interface's subnet (=2) */
+	POL_SYSTEM,	/* any host address on a managed interface (=0) */
+	POL_OFF,	/* never answer */
+	POL_NMODES
+};
+
+enum pol_verdict {
+	POL_ANSWER = 0,
+	POL_UNKNOWN_IFACE,	/* arrival ifindex not in the table */
+	POL_UNMANAGED,		/* the kernel answers there, not us */
+	POL_MODE_OFF,
+	POL_LINK_DOWN,
+	POL_NOT_LOCAL,		/* not one of the host's addresses */
+	POL_OTHER_IFACE,	/* owned by another interface */
+	POL_NOT_SUBNET,		/* sender outside the interface's subnets */
+	POL_OWN_SENDER,		/* our own request, looped back by the segment */
+	POL_CONFLICT,		/* someone else claims one of our addresses */
+	POL_NVERDICTS
+};
+
+struct pol_result {
+	enum pol_verdict	 verdict;
+	struct tbl_iface	*in;	/* arrival interface, NULL if unknown */
+	struct tbl_iface	*owner;	/* holder of the target, NULL if none */
+};
+
+/* Decide what to do with a validated request, from the current table. */
+enum pol_verdict pol_decide(const struct tbl *t, const struct arp_req *req,
+    struct pol_result *res);
+
+/* Stable names for logs, counters and the config file. */
+const char *pol_verdict_str(enum pol_verdict v);
+const char *pol_mode_str(enum pol_mode m);
+/* Parse a mode name; -1 when it is not one. */
+int pol_mode_parse(const char *s);
+
+#endif

@@ -1,0 +1,51 @@
+/* rtnl.h — rtnetlink through libmnl: link and IPv4 address tracking,
+ * per-device ARP sysctls over IFLA_INET_CONF, neighbour learning. */
+#ifndef ARPOWND_RTNL_H
+#define ARPOWND_RTNL_H
+
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rtnl_kind { RTNL_IGNORE = 0, RTNL_NEWLINK, RTNL_DELLINK, RTNL_NEWADDR, RTNL_DELADDR };
+
+/* One link or address message, validated; pure data. */
+struct rtnl_msg {
+	enum rtnl_kind	kind;
+	int		ifindex;
+	/* links */
+	char		name[IF_NAMESIZE];
+	uint8_t		mac[6];
+	bool		has_mac;
+	uint16_t	type;		/* ARPHRD_* */
+	unsigned	flags;		/* IFF_* */
+	int		arp_ignore;	/* -1 when the message has no IFLA_INET_CONF */
+	int		arp_announce;
+	/* addresses */
+	uint32_t	addr;		/* network order */
+	uint8_t		plen;
+};
+
+/* Parse one message; 0 and out filled (kind may be RTNL_IGNORE), -1 if malformed. */
+int rtnl_parse(const struct nlmsghdr *nlh, struct rtnl_msg *out);
+
+struct rtnl;
+typedef void rtnl_fn(const struct rtnl_msg *m, void *arg);
+
+/* Open the event socket (link + IPv4 address groups) and a request socket. */
+struct rtnl *rtnl_open(void);
+void rtnl_close(struct rtnl *r);
+/* The event socket's fd, for the event loop. */
+int rtnl_fd(const struct rtnl *r);
+/* Dump all links then all IPv4 addresses through fn; redone when interrupted. */
+int rtnl_dump(struct rtnl *r, rtnl_fn *fn, void *arg);
+/* Read pending events through fn; 0, 1 when events were lost (ENOBUFS: re-dump), -1 error. */
+int rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg);
+/* Set arp_ignore / arp_announce on ifindex (-1 leaves one as it is); 0 or -1 with errno. */
+int rtnl_set_arp(struct rtnl *r, int ifindex, int arp_ignore, int arp_announce);
+/* Add ip -> mac on ifindex as a STALE neighbour unless one exists; fire and forget. */
+void rtnl_learn(struct rtnl *r, int ifindex, uint32_t ip, const uint8_t mac[static 6]);
+
+#endif

@@ -1,0 +1,181 @@
+/* arp.c — validate ARP requests and build the kernel's reply; pure. */
+#include "config.h"
+
+#include <linux/if_packet.h>
+#include <net/if_arp.h>
+#include <net/ethernet.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arp.h"
+
+/* Offsets in a DLT_LINUX_SLL2 header (libpcap's pcap/sll.h). */
+#define SLL2_PROTO	0
+#define SLL2_IFINDEX	4
+#define SLL2_HATYPE	8
+#define SLL2_PKTTYPE	10
+#define SLL2_HALEN	11
+#define SLL2_ADDR	12
+
+#define ARP_HDR_LEN	8	/* hrd, pro, hln, pln, op */
+#define ARP_BODY_LEN	28	/* for hln 6, pln 4 */
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t
+get32n(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));	/* stays in network order */
+	return v;
+}
+
+static int
+mac_is_zero(const uint8_t *m)
+{
+	return (m[0] | m[1] | m[2] | m[3] | m[4] | m[5]) == 0;
+}
+
+/* Multicast bit set covers broadcast too. */
+static int
+mac_is_group(const uint8_t *m)
+{
+	return m[0] & 1;
+}
+
+/* 0/8, 127/8, multicast and the limited broadcast, as the kernel's
+ * martian checks; class E stays usable, as it is for the kernel. */
+static int
+ip_is_martian(uint32_t n)
+{
+	uint32_t h = ntohl(n);
+
+	return (h >> 24) == 0 || (h >> 24) == 127 || (h >> 28) == 0xe ||
+	    h == 0xffffffffu;
+}
+
+enum arp_reason
+arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
+{
+	const uint8_t *a;
+
+	if (caplen < ARP_SLL2_LEN)
+		return ARP_TRUNCATED;
+	if (get16(pkt + SLL2_PROTO) != ETH_P_ARP ||
+	    get16(pkt + SLL2_HATYPE) != ARPHRD_ETHER ||
+	    pkt[SLL2_HALEN] != ARP_ETH_LEN)
+		return ARP_BAD_LINK;
+	/* OTHERHOST: sent to another host's MAC; OUTGOING: our own. */
+	if (pkt[SLL2_PKTTYPE] != PACKET_HOST &&
+	    pkt[SLL2_PKTTYPE] != PACKET_BROADCAST &&
+	    pkt[SLL2_PKTTYPE] != PACKET_MULTICAST)
+		return ARP_BAD_PKTTYPE;
+
+	a = pkt + ARP_SLL2_LEN;
+	caplen -= ARP_SLL2_LEN;
+	if (caplen < ARP_HDR_LEN)
+		return ARP_TRUNCATED;
+	/* The kernel accepts Ethernet and IEEE 802 on Ethernet devices. */
+	if (get16(a) != ARPHRD_ETHER && get16(a) != ARPHRD_IEEE802)
+		return ARP_BAD_HRD;
+	if (get16(a + 2) != ETH_P_IP)
+		return ARP_BAD_PRO;
+	if (a[4] != ARP_ETH_LEN)
+		return ARP_BAD_HLN;
+	if (a[5] != 4)
+		return ARP_BAD_PLN;
+	if (get16(a + 6) != ARPOP_REQUEST)
+		return ARP_NOT_REQUEST;
+	if (caplen < ARP_BODY_LEN)
+		return ARP_TRUNCATED;
+
+	memset(req, 0, sizeof(*req));
+	memcpy(&req->ifindex, pkt + SLL2_IFINDEX, 4);
+	req->ifindex = (int)ntohl((uint32_t)req->ifindex);
+	req->pkttype = pkt[SLL2_PKTTYPE];
+	memcpy(req->sha, a + 8, ARP_ETH_LEN);
+	req->sip = get32n(a + 14);
+	memcpy(req->tha, a + 18, ARP_ETH_LEN);
+	req->tip = get32n(a + 24);
+
+	if (mac_is_zero(req->sha) || mac_is_group(req->sha))
+		return ARP_BAD_SHA;
+	/* A relay rewrites both; a mismatch is someone speaking for another. */
+	if (memcmp(req->sha, pkt + SLL2_ADDR, ARP_ETH_LEN) != 0)
+		return ARP_SRC_MISMATCH;
+	/* sip 0.0.0.0 is an RFC 5227 probe, answered like the kernel does. */
+	if (req->sip != 0 && ip_is_martian(req->sip))
+		return ARP_MARTIAN_SIP;
+	if (ip_is_martian(req->tip))
+		return ARP_BAD_TIP;
+	if (req->sip == req->tip)
+		return ARP_GRATUITOUS;
+	return ARP_OK;
+}
+
+size_t
+arp_build_reply(const struct arp_req *req, const uint8_t mac[static ARP_ETH_LEN],
+    uint8_t out[static ARP_FRAME_LEN])
+{
+	uint8_t *a = out + ETH_HLEN;
+
+	/* Exactly arp_send_dst(ARPOP_REPLY, ETH_P_ARP, sip, dev, tip, sha,
+	 * dev_addr, sha) in net/ipv4/arp.c: the hardware type is the
+	 * device's (Ethernet) even when the request said IEEE 802. */
+	memcpy(out, req->sha, ARP_ETH_LEN);
+	memcpy(out + 6, mac, ARP_ETH_LEN);
+	out[12] = ETH_P_ARP >> 8;
+	out[13] = ETH_P_ARP & 0xff;
+	a[0] = 0;
+	a[1] = ARPHRD_ETHER;
+	a[2] = ETH_P_IP >> 8;
+	a[3] = ETH_P_IP & 0xff;
+	a[4] = ARP_ETH_LEN;
+	a[5] = 4;
+	a[6] = 0;
+	a[7] = ARPOP_REPLY;
+	memcpy(a + 8, mac, ARP_ETH_LEN);
+	memcpy(a + 14, &req->tip, 4);
+	memcpy(a + 18, req->sha, ARP_ETH_LEN);
+	memcpy(a + 24, &req->sip, 4);
+	return ARP_FRAME_LEN;
+}
+
+static const char *const reason_names[ARP_NREASONS] = {
+	[ARP_OK] = "ok",
+	[ARP_TRUNCATED] = "truncated",
+	[ARP_BAD_LINK] = "bad-link",
+	[ARP_BAD_PKTTYPE] = "not-for-us",
+	[ARP_BAD_HRD] = "bad-hrd",
+	[ARP_BAD_PRO] = "bad-pro",
+	[ARP_BAD_HLN] = "bad-hln",
+	[ARP_BAD_PLN] = "bad-pln",
+	[ARP_NOT_REQUEST] = "not-request",
+	[ARP_BAD_SHA] = "bad-sender-mac",
+	[ARP_SRC_MISMATCH] = "eth-src-mismatch",
+	[ARP_MARTIAN_SIP] = "martian-sender",
+	[ARP_BAD_TIP] = "bad-target",
+	[ARP_GRATUITOUS] = "gratuitous",
+};
+
+const char *
+arp_reason_str(enum arp_reason r)
+{
+	if ((unsigned)r >= ARP_NREASONS)
+		return "?";
+	return reason_names[r];
+}
+
+char *
+arp_mac_str(const uint8_t mac[static ARP_ETH_LEN], char buf[static 18])
+{
+	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
+	    mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	return buf;
+}

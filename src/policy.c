@@ -1,0 +1,107 @@
+/* policy.c — the one decision arpownd makes: answer this request or not,
+ * judged against the table as it is now.  Pure. */
+#include "config.h"
+
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <string.h>
+
+#include "policy.h"
+
+static bool
+usable(const struct tbl_iface *ifp)
+{
+	return ifp->managed && ifp->mode != POL_OFF && (ifp->flags & IFF_UP);
+}
+
+enum pol_verdict
+pol_decide(const struct tbl *t, const struct arp_req *req, struct pol_result *res)
+{
+	struct tbl_iface *in, *holder;
+
+	memset(res, 0, sizeof(*res));
+	if ((in = res->in = tbl_iface(t, req->ifindex)) == NULL)
+		return res->verdict = POL_UNKNOWN_IFACE;
+	if (!in->managed)
+		return res->verdict = POL_UNMANAGED;
+	if (in->mode == POL_OFF)
+		return res->verdict = POL_MODE_OFF;
+	if (!(in->flags & IFF_UP))
+		return res->verdict = POL_LINK_DOWN;
+
+	/* A sender using one of our addresses: either our own request seen
+	 * by a sibling NIC on the same segment, or someone claiming it.
+	 * The kernel drops both (martian source); so do we. */
+	if (req->sip != 0 && tbl_addr_owner(t, req->sip, NULL) != NULL) {
+		if (tbl_is_our_mac(t, req->sha))
+			return res->verdict = POL_OWN_SENDER;
+		return res->verdict = POL_CONFLICT;
+	}
+
+	if (in->mode == POL_SYSTEM) {
+		holder = tbl_addr_owner(t, req->tip, usable);
+		if (holder == NULL)
+			return res->verdict = POL_NOT_LOCAL;
+		if (!usable(holder))
+			return res->verdict = POL_OTHER_IFACE;
+		res->owner = holder;
+		return res->verdict = POL_ANSWER;
+	}
+
+	if (!tbl_addr_on(t, in->ifindex, req->tip)) {
+		res->owner = tbl_addr_owner(t, req->tip, NULL);
+		return res->verdict = res->owner ? POL_OTHER_IFACE : POL_NOT_LOCAL;
+	}
+	res->owner = in;
+	/* arp_ignore=2 semantics; a probe has no sender to check. */
+	if (in->mode == POL_SUBNET && req->sip != 0 && !tbl_in_subnet(in, req->sip))
+		return res->verdict = POL_NOT_SUBNET;
+	return res->verdict = POL_ANSWER;
+}
+
+static const char *const verdict_names[POL_NVERDICTS] = {
+	[POL_ANSWER] = "answered",
+	[POL_UNKNOWN_IFACE] = "unknown-interface",
+	[POL_UNMANAGED] = "unmanaged",
+	[POL_MODE_OFF] = "mode-off",
+	[POL_LINK_DOWN] = "link-down",
+	[POL_NOT_LOCAL] = "not-local",
+	[POL_OTHER_IFACE] = "other-interface",
+	[POL_NOT_SUBNET] = "not-subnet",
+	[POL_OWN_SENDER] = "own-sender",
+	[POL_CONFLICT] = "conflict",
+};
+
+const char *
+pol_verdict_str(enum pol_verdict v)
+{
+	if ((unsigned)v >= POL_NVERDICTS)
+		return "?";
+	return verdict_names[v];
+}
+
+static const char *const mode_names[POL_NMODES] = {
+	[POL_OWNER] = "owner",
+	[POL_SUBNET] = "subnet",
+	[POL_SYSTEM] = "system",
+	[POL_OFF] = "off",
+};
+
+const char *
+pol_mode_str(enum pol_mode m)
+{
+	if ((unsigned)m >= POL_NMODES)
+		return "?";
+	return mode_names[m];
+}
+
+int
+pol_mode_parse(const char *s)
+{
+	int m;
+
+	for (m = 0; m < POL_NMODES; m++)
+		if (strcmp(s, mode_names[m]) == 0)
+			return m;
+	return -1;
+}
