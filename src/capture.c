@@ -1,0 +1,146 @@
+/* capture.c — ARP frames in through libpcap, out through AF_PACKET.
+ * One pcap handle on the "any" device sees every interface, present and
+ * future, with no ring per interface: the scale targets need that. */
+#include "config.h"
+
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/socket.h>
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+
+/* Room for a burst of ~100k frames while the loop is elsewhere. */
+#define CAP_BUFSIZE	(16 * 1024 * 1024)
+
+struct cap {
+	pcap_t	*p;
+	int	 fd;		/* AF_PACKET socket, send only */
+	cap_fn	*fn;
+	void	*arg;
+};
+
+struct cap *
+cap_open(char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	struct cap *c;
+	int r;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	c->fd = -1;
+	if ((c->p = pcap_create("any", ebuf)) == NULL) {
+		snprintf(err, errlen, "pcap_create any: %s", ebuf);
+		goto fail;
+	}
+	/* Without immediate mode the TPACKET_V3 ring holds frames until a
+	 * block fills or times out: replies would be late by that much. */
+	if (pcap_set_immediate_mode(c->p, 1) != 0 ||
+	    pcap_set_snaplen(c->p, 128) != 0 ||
+	    pcap_set_buffer_size(c->p, CAP_BUFSIZE) != 0 ||
+	    /* the socket is opened for ETH_P_ARP alone: no other traffic is
+	     * ever copied to us, whatever the host forwards */
+	    pcap_set_protocol_linux(c->p, ETH_P_ARP) != 0) {
+		snprintf(err, errlen, "pcap: %s", pcap_geterr(c->p));
+		goto fail;
+	}
+	if ((r = pcap_activate(c->p)) < 0) {
+		/* PCAP_ERROR and PERM_DENIED come with a message; others not */
+		snprintf(err, errlen, "pcap_activate any: %s",
+		    r == PCAP_ERROR || r == PCAP_ERROR_PERM_DENIED ?
+		    pcap_geterr(c->p) : pcap_statustostr(r));
+		goto fail;
+	}
+	/* SLL2 carries the ifindex and the packet type of every frame */
+	if (pcap_set_datalink(c->p, DLT_LINUX_SLL2) != 0) {
+		snprintf(err, errlen, "pcap DLT_LINUX_SLL2: %s", pcap_geterr(c->p));
+		goto fail;
+	}
+	/* PACKET_IGNORE_OUTGOING underneath: our own replies never come back */
+	if (pcap_setdirection(c->p, PCAP_D_IN) != 0) {
+		snprintf(err, errlen, "pcap direction: %s", pcap_geterr(c->p));
+		goto fail;
+	}
+	if (pcap_setnonblock(c->p, 1, ebuf) != 0) {
+		snprintf(err, errlen, "pcap nonblock: %s", ebuf);
+		goto fail;
+	}
+	/* protocol 0: this socket receives nothing, it only sends */
+	if ((c->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "AF_PACKET socket: %s", strerror(errno));
+		goto fail;
+	}
+	return c;
+fail:
+	cap_close(c);
+	return NULL;
+}
+
+void
+cap_close(struct cap *c)
+{
+	if (c == NULL)
+		return;
+	if (c->p != NULL)
+		pcap_close(c->p);
+	if (c->fd != -1)
+		close(c->fd);
+	free(c);
+}
+
+int
+cap_fd(const struct cap *c)
+{
+	return pcap_get_selectable_fd(c->p);
+}
+
+static void
+handler(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+	struct cap *c = (struct cap *)user;
+
+	c->fn(bytes, h->caplen, c->arg);
+}
+
+int
+cap_dispatch(struct cap *c, int budget, cap_fn *fn, void *arg)
+{
+	c->fn = fn;
+	c->arg = arg;
+	return pcap_dispatch(c->p, budget, handler, (u_char *)c);
+}
+
+int
+cap_send(struct cap *c, int ifindex, const uint8_t *frame, size_t len)
+{
+	struct sockaddr_ll sll;
+
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = ifindex;
+	sll.sll_protocol = htons(ETH_P_ARP);
+	sll.sll_halen = 6;
+	memcpy(sll.sll_addr, frame, 6);
+	if (sendto(c->fd, frame, len, MSG_DONTWAIT, (struct sockaddr *)&sll,
+	    sizeof(sll)) == -1)
+		return -1;
+	return 0;
+}
+
+unsigned
+cap_drops(struct cap *c)
+{
+	struct pcap_stat st;
+
+	if (pcap_stats(c->p, &st) != 0)
+		return 0;
+	return st.ps_drop;
+}

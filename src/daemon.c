@@ -1,0 +1,915 @@
+/* daemon.c — the glue: start-up order, the libev loop, the interface
+ * manager (which interfaces we answer for, and their sysctls), reload and
+ * shutdown.  The decisions live in arp.c and policy.c; this file only
+ * feeds them and carries out what they say. */
+#include "config.h"
+
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <errno.h>
+#include <ev.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "arp.h"
+#include "capture.h"
+#include "conf.h"
+#include "daemon.h"
+#include "log.h"
+#include "notify.h"
+#include "policy.h"
+#include "rtnl.h"
+#include "state.h"
+#include "table.h"
+
+#define ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
+#define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
+#define LEARN_RATE		200	/* neighbour entries per second, at most */
+#define CONFLICT_SLOTS		256	/* remembered conflicting addresses */
+#define CONFLICT_INTERVAL	10.0	/* seconds between two logs for one address */
+
+/* MESSAGE_IDs: one per kind of event, stable across releases. */
+#define MSGID_START	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01"
+#define MSGID_STOP	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b02"
+#define MSGID_RELOAD	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b03"
+#define MSGID_IFACE	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b04"
+#define MSGID_ADDR	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b05"
+#define MSGID_REFUSED	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b06"
+#define MSGID_CONFLICT	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b07"
+#define MSGID_SYSCTL	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b08"
+#define MSGID_ANSWER	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b09"
+
+struct counters {
+	unsigned long long	rx;
+	unsigned long long	reason[ARP_NREASONS];
+	unsigned long long	verdict[POL_NVERDICTS];
+	unsigned long long	send_err;
+	unsigned long long	learned;
+	unsigned long long	resyncs;
+};
+
+struct conflict {
+	uint32_t	addr;
+	ev_tstamp	last;
+};
+
+struct daemon {
+	const struct daemon_opts *opts;
+	struct ev_loop		*loop;
+	struct conf		*conf;
+	struct tbl		*tbl;
+	struct rtnl		*rtnl;
+	struct cap		*cap;
+	struct state		 st;		/* originals, mirrored in the state file */
+	int			 lock_fd;
+	bool			 started;	/* initial dump done: manage on events */
+	unsigned		 gen;		/* generation of the running dump */
+	int			 exit_code;
+	struct counters		 cnt;
+	double			 learn_tokens;
+	ev_tstamp		 learn_last;
+	struct conflict		 conflicts[CONFLICT_SLOTS];
+	ev_io			 rtnl_w, cap_w;
+	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
+	ev_timer		 watchdog;
+};
+
+static void manage_all(struct daemon *d);
+
+/* ---------------------------------------------------------------------
+ * Interface manager
+ */
+
+static bool
+eligible(const struct tbl_iface *ifp)
+{
+	/* Replies are built for Ethernet; lo and NOARP links never do ARP. */
+	return ifp->type == ARPHRD_ETHER && ifp->name[0] != '\0' &&
+	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP));
+}
+
+static int
+want_mode(const struct daemon *d, const struct tbl_iface *ifp)
+{
+	return eligible(ifp) ? conf_iface_mode(d->conf, ifp->name) : -1;
+}
+
+static int
+save_state(struct daemon *d)
+{
+	if (state_save(d->opts->state_dir, &d->st) == -1) {
+		log_warn("%s/%s: cannot save sysctl originals", d->opts->state_dir,
+		    STATE_FILE);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Bring ifp's sysctls to what the configuration wants: arp_ignore=8 (and
+ * arp_announce) when managed, the saved originals when not.  Originals
+ * are written to the state file before anything is changed, and a record
+ * that exists already (a crashed run) is kept: it holds the true values,
+ * while what the interface shows now may be our own 8.
+ */
+static int
+sync_iface(struct daemon *d, struct tbl_iface *ifp, bool manage)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
+	bool want_ann = manage && d->conf->arp_announce != CONF_ANNOUNCE_KEEP;
+	struct state_orig *rec = state_find(&d->st, ifp->name);
+	int set_ign = -1, set_ann = -1;
+	bool dirty = false;
+
+	if (manage && ifp->arp_ignore < 0) {
+		log_ctx(LOG_WARNING, &lc, "%s: no IPv4 settings on this link, "
+		    "not managing it", ifp->name);
+		return -1;
+	}
+	if (manage && (rec == NULL || rec->arp_ignore == STATE_NONE)) {
+		if ((rec = state_add(&d->st, ifp->name)) == NULL)
+			return -1;
+		rec->arp_ignore = ifp->arp_ignore;
+		dirty = true;
+	}
+	if (want_ann && rec->arp_announce == STATE_NONE) {
+		rec->arp_announce = ifp->arp_announce;
+		dirty = true;
+	}
+	if (dirty && save_state(d) == -1) {
+		/* no record, no change: a crash now must not lose the original */
+		if (ifp->managed)
+			return -1;
+		state_del(&d->st, ifp->name);
+		return -1;
+	}
+
+	if (manage)
+		set_ign = ARP_IGNORE_NEVER;
+	else if (rec != NULL && rec->arp_ignore != STATE_NONE)
+		set_ign = rec->arp_ignore;
+	if (want_ann)
+		set_ann = d->conf->arp_announce;
+	else if (rec != NULL && rec->arp_announce != STATE_NONE)
+		set_ann = rec->arp_announce;
+	if (set_ign == ifp->arp_ignore)
+		set_ign = -1;
+	if (set_ann == ifp->arp_announce)
+		set_ann = -1;
+
+	if ((set_ign >= 0 || set_ann >= 0) &&
+	    rtnl_set_arp(d->rtnl, ifp->ifindex, set_ign, set_ann) == -1) {
+		if (errno == ENODEV)	/* gone meanwhile: DELLINK will follow */
+			return -1;
+		log_ctx(LOG_WARNING, &lc, "%s: cannot set arp_ignore=%d "
+		    "arp_announce=%d: %s", ifp->name, set_ign, set_ann,
+		    strerror(errno));
+		return -1;
+	}
+	if (set_ign >= 0)
+		ifp->arp_ignore = set_ign;
+	if (set_ann >= 0)
+		ifp->arp_announce = set_ann;
+	if (set_ign >= 0 || set_ann >= 0)
+		log_ctx(LOG_DEBUG, &lc, "%s: arp_ignore=%d arp_announce=%d",
+		    ifp->name, ifp->arp_ignore, ifp->arp_announce);
+
+	/* Forget what has been given back. */
+	if (rec != NULL) {
+		dirty = false;
+		if (!manage && rec->arp_ignore != STATE_NONE) {
+			rec->arp_ignore = STATE_NONE;
+			dirty = true;
+		}
+		if (!want_ann && rec->arp_announce != STATE_NONE) {
+			rec->arp_announce = STATE_NONE;
+			dirty = true;
+		}
+		if (rec->arp_ignore == STATE_NONE && rec->arp_announce == STATE_NONE)
+			state_del(&d->st, ifp->name);
+		if (dirty)
+			(void)save_state(d);
+	}
+	return 0;
+}
+
+/* Apply the configuration to one interface. */
+static void
+manage_iface(struct daemon *d, struct tbl_iface *ifp)
+{
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+	int mode = want_mode(d, ifp);
+
+	if (mode >= 0) {
+		/* also heals an arp_ignore someone rewrote behind our back */
+		if (ifp->managed && ifp->arp_ignore >= 0 &&
+		    ifp->arp_ignore != ARP_IGNORE_NEVER)
+			log_ctx(LOG_WARNING, &lc, "%s: arp_ignore was changed to %d "
+			    "by someone else; setting it to %d again", ifp->name,
+			    ifp->arp_ignore, ARP_IGNORE_NEVER);
+		if (sync_iface(d, ifp, true) == -1)
+			return;
+		if (!ifp->managed || ifp->mode != mode)
+			log_ctx(LOG_INFO, &lc, "%s: managed, mode %s", ifp->name,
+			    pol_mode_str(mode));
+		ifp->mode = mode;
+		ifp->managed = true;
+	} else if (ifp->managed) {
+		/* give the kernel its job back before we stop doing it */
+		(void)sync_iface(d, ifp, false);
+		ifp->managed = false;
+		log_ctx(LOG_INFO, &lc, "%s: no longer managed", ifp->name);
+	}
+}
+
+static int
+manage_cb(struct tbl_iface *ifp, void *arg)
+{
+	manage_iface(arg, ifp);
+	return 0;
+}
+
+static void
+manage_all(struct daemon *d)
+{
+	tbl_iface_each(d->tbl, manage_cb, d);
+}
+
+struct tally {
+	size_t	ifaces, addrs;
+};
+
+static int
+tally_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct tally *t = arg;
+
+	if (ifp->managed) {
+		t->ifaces++;
+		t->addrs += ifp->naddrs;
+	}
+	return 0;
+}
+
+static void
+report_status(struct daemon *d)
+{
+	struct tally t = { 0, 0 };
+
+	tbl_iface_each(d->tbl, tally_cb, &t);
+	notify_send("STATUS=answering ARP on %zu interfaces for %zu addresses",
+	    t.ifaces, t.addrs);
+}
+
+/* Restore everything, as at stop; 0 when every original came back. */
+static int
+unmanage_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct daemon *d = arg;
+
+	if (ifp->managed) {
+		if (sync_iface(d, ifp, false) == -1)
+			d->exit_code = EX_OSERR;
+		ifp->managed = false;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Netlink events
+ */
+
+static void
+iface_gone(struct daemon *d, struct tbl_iface *ifp)
+{
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+
+	/* Its sysctls went with it: nothing to restore, nothing to keep. */
+	if (state_find(&d->st, ifp->name) != NULL) {
+		state_del(&d->st, ifp->name);
+		(void)save_state(d);
+	}
+	if (ifp->managed)
+		log_ctx(LOG_INFO, &lc, "%s: interface gone", ifp->name);
+	tbl_iface_del(d->tbl, ifp->ifindex);
+}
+
+static void
+on_link(struct daemon *d, const struct rtnl_msg *m)
+{
+	struct log_ctx lc = { MSGID_IFACE, m->name, 0, 0, NULL };
+	struct tbl_iface *ifp = tbl_iface(d->tbl, m->ifindex);
+	char mac[18], oldname[IF_NAMESIZE];
+	struct state_orig *rec, saved;
+	bool isnew = ifp == NULL;
+
+	if (m->kind == RTNL_DELLINK) {
+		if (ifp != NULL)
+			iface_gone(d, ifp);
+		return;
+	}
+	if (ifp == NULL && (ifp = tbl_iface_add(d->tbl, m->ifindex)) == NULL) {
+		log_warnx("%s: out of memory", m->name);
+		return;
+	}
+	ifp->gen = d->gen;
+	memcpy(oldname, ifp->name, sizeof(oldname));
+	if (strcmp(ifp->name, m->name) != 0) {
+		/* A rename: the saved originals follow the link, not the name. */
+		if (oldname[0] != '\0' && (rec = state_find(&d->st, oldname)) != NULL) {
+			saved = *rec;
+			state_del(&d->st, oldname);
+			if ((rec = state_add(&d->st, m->name)) != NULL) {
+				rec->arp_ignore = saved.arp_ignore;
+				rec->arp_announce = saved.arp_announce;
+			}
+			(void)save_state(d);
+		}
+		if (d->started && !isnew)
+			log_ctx(LOG_INFO, &lc, "%s: renamed to %s", oldname, m->name);
+		memcpy(ifp->name, m->name, sizeof(ifp->name));
+	}
+	if (m->has_mac && memcmp(ifp->mac, m->mac, 6) != 0) {
+		if (d->started && !isnew && ifp->managed)
+			log_ctx(LOG_INFO, &lc, "%s: MAC address now %s", m->name,
+			    arp_mac_str(m->mac, mac));
+		memcpy(ifp->mac, m->mac, 6);
+	}
+	if (d->started && !isnew && ifp->managed &&
+	    ((ifp->flags ^ m->flags) & IFF_UP))
+		log_ctx(LOG_INFO, &lc, "%s: link %s", m->name,
+		    (m->flags & IFF_UP) ? "up" : "down");
+	ifp->type = m->type;
+	ifp->flags = m->flags;
+	if (m->arp_ignore >= 0)
+		ifp->arp_ignore = m->arp_ignore;
+	if (m->arp_announce >= 0)
+		ifp->arp_announce = m->arp_announce;
+	if (d->started)
+		manage_iface(d, ifp);
+}
+
+static void
+on_addr(struct daemon *d, const struct rtnl_msg *m)
+{
+	struct tbl_iface *ifp = tbl_iface(d->tbl, m->ifindex);
+	struct log_ctx lc = { MSGID_ADDR, NULL, m->addr, 0, NULL };
+	int r;
+
+	if (m->kind == RTNL_DELADDR) {
+		if (ifp != NULL && tbl_addr_del(d->tbl, m->ifindex, m->addr) == 1) {
+			lc.ifname = ifp->name;
+			if (d->started)
+				log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed",
+				    ifp->name, log_ip(m->addr), m->plen);
+		}
+		return;
+	}
+	/* the link message always comes first; be safe if it did not */
+	if (ifp == NULL && (ifp = tbl_iface_add(d->tbl, m->ifindex)) == NULL)
+		return;
+	lc.ifname = ifp->name;
+	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->plen)) == -1)
+		log_ctx(LOG_WARNING, &lc, "%s: address %s: out of memory", ifp->name,
+		    log_ip(m->addr));
+	else if (r == 1 && d->started)
+		log_ctx(LOG_INFO, &lc, "%s: address %s/%u added", ifp->name,
+		    log_ip(m->addr), m->plen);
+}
+
+static void
+on_rtnl_msg(const struct rtnl_msg *m, void *arg)
+{
+	struct daemon *d = arg;
+
+	if (m->kind == RTNL_NEWLINK || m->kind == RTNL_DELLINK)
+		on_link(d, m);
+	else
+		on_addr(d, m);
+}
+
+static void
+addr_lost(struct tbl_iface *ifp, uint32_t addr, void *arg)
+{
+	struct log_ctx lc = { MSGID_ADDR, ifp->name, addr, 0, NULL };
+
+	(void)arg;
+	log_ctx(LOG_INFO, &lc, "%s: address %s removed (found in re-dump)",
+	    ifp->name, log_ip(addr));
+}
+
+struct stale {
+	struct daemon	*d;
+	int		*v;
+	size_t		 n, cap;
+};
+
+static int
+stale_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct stale *s = arg;
+	int *v;
+
+	if (ifp->gen == s->d->gen)
+		return 0;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		if ((v = realloc(s->v, s->cap * sizeof(*v))) == NULL)
+			return 1;
+		s->v = v;
+	}
+	s->v[s->n++] = ifp->ifindex;
+	return 0;
+}
+
+/* Full re-dump into the live table: marks what is seen, sweeps the rest.
+ * The table keeps serving meanwhile; only what vanished is removed. */
+static int
+resync(struct daemon *d)
+{
+	struct stale s = { d, NULL, 0, 0 };
+	struct tbl_iface *ifp;
+	size_t i;
+
+	d->gen = tbl_gen_begin(d->tbl);
+	if (rtnl_dump(d->rtnl, on_rtnl_msg, d) == -1) {
+		log_warn("rtnetlink dump");
+		return -1;
+	}
+	tbl_addr_sweep(d->tbl, d->gen, addr_lost, d);
+	tbl_iface_each(d->tbl, stale_cb, &s);
+	for (i = 0; i < s.n; i++)
+		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
+			iface_gone(d, ifp);
+	free(s.v);
+	d->cnt.resyncs++;
+	return 0;
+}
+
+static void
+rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+	int r;
+
+	(void)loop;
+	(void)revents;
+	if ((r = rtnl_read(d->rtnl, on_rtnl_msg, d)) == 1) {
+		/* Events were lost: the table may be wrong.  Never guess. */
+		log_warnx("rtnetlink: event queue overrun, re-reading every link "
+		    "and address");
+		if (resync(d) == 0)
+			manage_all(d);
+	} else if (r == -1)
+		log_warn("rtnetlink read");
+	report_status(d);
+}
+
+/* ---------------------------------------------------------------------
+ * ARP
+ */
+
+static bool
+learn_allowed(struct daemon *d)
+{
+	ev_tstamp now = ev_now(d->loop);
+
+	d->learn_tokens += (now - d->learn_last) * LEARN_RATE;
+	if (d->learn_tokens > LEARN_RATE)
+		d->learn_tokens = LEARN_RATE;
+	d->learn_last = now;
+	if (d->learn_tokens < 1)
+		return false;
+	d->learn_tokens -= 1;
+	return true;
+}
+
+static void
+log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_result *res)
+{
+	struct conflict *c = &d->conflicts[(ntohl(req->sip) * 2654435761u) >> 24];
+	struct log_ctx lc = { MSGID_CONFLICT, res->in->name, req->sip, req->sip, req->sha };
+	ev_tstamp now = ev_now(d->loop);
+	char mac[18];
+
+	/* at most once per address per interval, in bounded memory */
+	if (c->addr == req->sip && now - c->last < CONFLICT_INTERVAL)
+		return;
+	c->addr = req->sip;
+	c->last = now;
+	log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+	    "claims it", res->in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
+}
+
+static void
+on_frame(const uint8_t *pkt, size_t caplen, void *arg)
+{
+	struct daemon *d = arg;
+	uint8_t reply[ARP_FRAME_LEN];
+	struct pol_result res;
+	struct arp_req req;
+	enum arp_reason why;
+	enum pol_verdict v;
+	size_t len;
+
+	d->cnt.rx++;
+	if ((why = arp_check(pkt, caplen, &req)) != ARP_OK) {
+		d->cnt.reason[why]++;
+		return;
+	}
+	v = pol_decide(d->tbl, &req, &res);
+	d->cnt.verdict[v]++;
+	if (v == POL_ANSWER) {
+		/* From the arrival interface with its MAC: in owner and subnet
+		 * modes that is the owner; in system mode it is what the
+		 * kernel's weak-host reply looks like. */
+		len = arp_build_reply(&req, res.in->mac, reply);
+		if (cap_send(d->cap, req.ifindex, reply, len) == -1) {
+			d->cnt.send_err++;
+			log_debug("%s: reply for %s: %s", res.in->name,
+			    log_ip(req.tip), strerror(errno));
+			return;
+		}
+		if (log_enabled(LOG_DEBUG)) {
+			struct log_ctx lc = { MSGID_ANSWER, res.in->name, req.tip,
+			    req.sip, req.sha };
+
+			log_ctx(LOG_DEBUG, &lc, "%s: answered who-has %s from %s",
+			    res.in->name, log_ip(req.tip), log_ip(req.sip));
+		}
+		/* What the kernel's neigh_event_ns() does when it answers. */
+		if (d->conf->learn && req.sip != 0 && tbl_in_subnet(res.in, req.sip) &&
+		    learn_allowed(d)) {
+			rtnl_learn(d->rtnl, req.ifindex, req.sip, req.sha);
+			d->cnt.learned++;
+		}
+		return;
+	}
+	if (v == POL_CONFLICT) {
+		log_conflict(d, &req, &res);
+		return;
+	}
+	if (log_enabled(LOG_DEBUG) && res.in != NULL) {
+		struct log_ctx lc = { MSGID_REFUSED, res.in->name, req.tip, req.sip,
+		    req.sha };
+
+		log_ctx(LOG_DEBUG, &lc, "%s: not answering who-has %s from %s: %s%s%s",
+		    res.in->name, log_ip(req.tip), log_ip(req.sip), pol_verdict_str(v),
+		    res.owner && res.owner != res.in ? ", owned by " : "",
+		    res.owner && res.owner != res.in ? res.owner->name : "");
+	}
+}
+
+static void
+cap_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	/* Netlink first: an address deleted must never be answered after
+	 * its RTM_DELADDR could have been read. */
+	if (rtnl_read(d->rtnl, on_rtnl_msg, d) == 1 && resync(d) == 0)
+		manage_all(d);
+	if (cap_dispatch(d->cap, CAP_BUDGET, on_frame, d) == -1) {
+		/* an interface vanishing mid-read is not a reason to stop */
+		d->cnt.send_err++;
+		log_debug("capture read failed");
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Signals and timers
+ */
+
+static int
+dump_iface_cb(struct tbl_iface *ifp, void *arg)
+{
+	char mac[18];
+	size_t i;
+
+	(void)arg;
+	log_info("iface %s ifindex %d mac %s %s%s mode %s arp_ignore %d "
+	    "arp_announce %d addresses %zu", ifp->name, ifp->ifindex,
+	    arp_mac_str(ifp->mac, mac), ifp->managed ? "managed" : "unmanaged",
+	    (ifp->flags & IFF_UP) ? " up" : " down",
+	    ifp->managed ? pol_mode_str(ifp->mode) : "-", ifp->arp_ignore,
+	    ifp->arp_announce, ifp->naddrs);
+	for (i = 0; i < ifp->naddrs && i < 64; i++)
+		log_info("iface %s address %s/%u", ifp->name,
+		    log_ip(ifp->addrs[i].addr), ifp->addrs[i].plen);
+	return 0;
+}
+
+static void
+dump_state(struct daemon *d)
+{
+	const struct counters *c = &d->cnt;
+	int i;
+
+	tbl_iface_each(d->tbl, dump_iface_cb, d);
+	log_info("counters: received %llu answered %llu send-errors %llu "
+	    "learned %llu resyncs %llu capture-drops %u", c->rx,
+	    c->verdict[POL_ANSWER], c->send_err, c->learned, c->resyncs,
+	    cap_drops(d->cap));
+	for (i = 1; i < ARP_NREASONS; i++)
+		if (c->reason[i])
+			log_info("counters: dropped %s %llu", arp_reason_str(i),
+			    c->reason[i]);
+	for (i = 1; i < POL_NVERDICTS; i++)
+		if (c->verdict[i])
+			log_info("counters: refused %s %llu", pol_verdict_str(i),
+			    c->verdict[i]);
+}
+
+static void
+reload(struct daemon *d)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+	struct conf *nc;
+
+	notify_send("RELOADING=1");
+	log_ctx(LOG_NOTICE, &lc, "reloading %s", d->opts->conf_path);
+	if ((nc = daemon_load_conf(d->opts)) == NULL) {
+		log_ctx(LOG_WARNING, &lc, "%s: not reloaded, the running "
+		    "configuration stays", d->opts->conf_path);
+	} else {
+		conf_free(d->conf);
+		d->conf = nc;
+		log_setlevel(nc->log_level);
+		manage_all(d);
+		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
+	}
+	report_status(d);
+	notify_send("READY=1");
+}
+
+static void
+signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)revents;
+	switch (w->signum) {
+	case SIGHUP:
+		reload(d);
+		break;
+	case SIGUSR1:
+		dump_state(d);
+		break;
+	default:
+		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
+		    "stopping on signal %d", w->signum);
+		ev_break(loop, EVBREAK_ALL);
+	}
+}
+
+static void
+watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)w;
+	(void)revents;
+	notify_send("WATCHDOG=1");
+}
+
+/* ---------------------------------------------------------------------
+ * Start and stop
+ */
+
+static void
+print_conf_err(void *arg, const char *msg)
+{
+	(void)arg;
+	log_warnx("%s", msg);
+}
+
+struct conf *
+daemon_load_conf(const struct daemon_opts *o)
+{
+	if (!o->conf_explicit && access(o->conf_path, F_OK) == -1 && errno == ENOENT)
+		return conf_defaults();
+	return conf_load(o->conf_path, print_conf_err, NULL);
+}
+
+/* Warn about conf/all: the kernel applies max(all, dev), we never write it. */
+static void
+check_conf_all(void)
+{
+	static const char *const keys[] = { "arp_ignore", "arp_announce" };
+	char path[64];
+	size_t i;
+	FILE *f;
+	int v;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/all/%s", keys[i]);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		if (fscanf(f, "%d", &v) == 1 && v > 0)
+			log_warnx("net.ipv4.conf.all.%s is %d: the kernel applies it to "
+			    "every interface, including the ones arpownd does not "
+			    "manage; arpownd leaves it alone", keys[i], v);
+		fclose(f);
+	}
+}
+
+/* Records of a crashed run for links that no longer exist are void. */
+static void
+prune_state(struct daemon *d)
+{
+	size_t i = 0;
+	bool dirty = false;
+
+	while (i < d->st.n) {
+		if (if_nametoindex(d->st.v[i].name) == 0) {
+			log_info("%s: saved originals dropped, the interface is gone",
+			    d->st.v[i].name);
+			state_del(&d->st, d->st.v[i].name);
+			dirty = true;
+		} else
+			i++;
+	}
+	if (dirty)
+		(void)save_state(d);
+}
+
+static int
+errno_exit(int e)
+{
+	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
+}
+
+int
+daemon_run(const struct daemon_opts *o)
+{
+	struct daemon dd, *d = &dd;
+	char err[512];
+	uint64_t wd;
+	size_t ni, na;
+
+	memset(d, 0, sizeof(*d));
+	d->opts = o;
+	d->lock_fd = -1;
+	d->exit_code = EX_OK;
+	if ((d->conf = daemon_load_conf(o)) == NULL)
+		return EX_CONFIG;
+	log_init(d->conf->log_level, o->debug);
+
+	if ((d->lock_fd = state_lock(o->state_dir)) == -1) {
+		if (errno == EWOULDBLOCK) {
+			log_warnx("%s: another arpownd holds this state directory; "
+			    "not starting, nothing changed", o->state_dir);
+			d->exit_code = EX_OSERR;
+		} else {
+			log_warn("%s: cannot lock the state directory", o->state_dir);
+			d->exit_code = errno_exit(errno);
+		}
+		goto out;
+	}
+	if (state_load(o->state_dir, &d->st) == -1) {
+		log_warnx("%s/%s: unreadable saved originals: fix or remove the "
+		    "file (arpownd --restore uses it)", o->state_dir, STATE_FILE);
+		d->exit_code = EX_OSERR;
+		goto out;
+	}
+	if (d->st.n > 0)
+		log_notice("%s/%s: a previous run did not stop cleanly; keeping its "
+		    "saved originals for %zu interfaces", o->state_dir, STATE_FILE,
+		    d->st.n);
+
+	/* Order matters: know the links, then listen, then silence the
+	 * kernel, then say READY.  Never a moment where nobody answers. */
+	if ((d->tbl = tbl_new()) == NULL || (d->rtnl = rtnl_open()) == NULL) {
+		log_warn("rtnetlink");
+		d->exit_code = errno_exit(errno);
+		goto out;
+	}
+	d->gen = tbl_gen_begin(d->tbl);
+	if (rtnl_dump(d->rtnl, on_rtnl_msg, d) == -1) {
+		log_warn("rtnetlink dump");
+		d->exit_code = errno_exit(errno);
+		goto out;
+	}
+	if ((d->cap = cap_open(err, sizeof(err))) == NULL) {
+		log_warnx("%s", err);
+		d->exit_code = strstr(err, "ermission") ? EX_NOPERM : EX_OSERR;
+		goto out;
+	}
+	check_conf_all();
+	prune_state(d);
+	d->started = true;
+	manage_all(d);
+
+	d->loop = ev_default_loop(EVFLAG_AUTO);
+	d->learn_last = ev_now(d->loop);
+	d->learn_tokens = LEARN_RATE;
+	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
+	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
+	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);
+	ev_signal_init(&d->sig_int, signal_cb, SIGINT);
+	ev_signal_init(&d->sig_hup, signal_cb, SIGHUP);
+	ev_signal_init(&d->sig_usr1, signal_cb, SIGUSR1);
+	d->rtnl_w.data = d->cap_w.data = d;
+	d->sig_term.data = d->sig_int.data = d->sig_hup.data = d->sig_usr1.data = d;
+	ev_io_start(d->loop, &d->rtnl_w);
+	ev_io_start(d->loop, &d->cap_w);
+	ev_signal_start(d->loop, &d->sig_term);
+	ev_signal_start(d->loop, &d->sig_int);
+	ev_signal_start(d->loop, &d->sig_hup);
+	ev_signal_start(d->loop, &d->sig_usr1);
+	if ((wd = notify_watchdog_usec()) != 0) {
+		ev_timer_init(&d->watchdog, watchdog_cb, 0., wd / 2e6);
+		d->watchdog.data = d;
+		ev_timer_again(d->loop, &d->watchdog);
+	}
+
+	tbl_count(d->tbl, &ni, &na);
+	log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
+	    "arpownd %s started: %zu links, %zu IPv4 addresses known", PACKAGE_VERSION,
+	    ni, na);
+	report_status(d);
+	notify_send("READY=1");
+
+	ev_run(d->loop, 0);
+
+	notify_send("STOPPING=1");
+	/* restore first, then close the capture: never deaf */
+	tbl_iface_each(d->tbl, unmanage_cb, d);
+	if (d->exit_code == EX_OK && d->st.n == 0)
+		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
+		    "stopped; every sysctl restored");
+	else
+		log_warnx("stopped; %zu interfaces could not be restored, run "
+		    "arpownd --restore", d->st.n);
+out:
+	if (d->loop != NULL)
+		ev_loop_destroy(d->loop);
+	cap_close(d->cap);
+	rtnl_close(d->rtnl);
+	tbl_free(d->tbl);
+	conf_free(d->conf);
+	state_clear(&d->st);
+	if (d->lock_fd != -1)
+		close(d->lock_fd);
+	return d->exit_code;
+}
+
+int
+daemon_restore(const char *state_dir)
+{
+	struct state st = { 0 };
+	struct rtnl *r = NULL;
+	int fd, code = EX_OK, idx;
+	size_t i = 0;
+
+	if ((fd = state_lock(state_dir)) == -1) {
+		if (errno == EWOULDBLOCK)
+			log_warnx("%s: arpownd is running; stop it instead", state_dir);
+		else
+			log_warn("%s", state_dir);
+		return errno == EWOULDBLOCK ? EX_OSERR : errno_exit(errno);
+	}
+	if (state_load(state_dir, &st) == -1) {
+		code = EX_OSERR;
+		goto out;
+	}
+	if (st.n == 0)
+		goto out;
+	if ((r = rtnl_open()) == NULL) {
+		log_warn("rtnetlink");
+		code = errno_exit(errno);
+		goto out;
+	}
+	while (i < st.n) {
+		struct state_orig *o = &st.v[i];
+
+		if ((idx = (int)if_nametoindex(o->name)) == 0) {
+			log_info("%s: gone, nothing to restore", o->name);
+		} else if (rtnl_set_arp(r, idx, o->arp_ignore, o->arp_announce) == -1) {
+			log_warn("%s: cannot restore arp_ignore=%d arp_announce=%d",
+			    o->name, o->arp_ignore, o->arp_announce);
+			code = errno_exit(errno);
+			i++;
+			continue;
+		} else
+			log_info("%s: restored arp_ignore=%d arp_announce=%d", o->name,
+			    o->arp_ignore, o->arp_announce);
+		state_del(&st, o->name);
+	}
+	/* what failed stays recorded for the next try */
+	if (state_save(state_dir, &st) == -1) {
+		log_warn("%s/%s", state_dir, STATE_FILE);
+		code = EX_OSERR;
+	}
+out:
+	rtnl_close(r);
+	state_clear(&st);
+	close(fd);
+	return code;
+}

@@ -1,0 +1,187 @@
+/* log.c — one log API for the whole daemon.  Under systemd the journal
+ * gets structured fields (IFNAME, ADDR, SENDER_IP, SENDER_MAC, MESSAGE_ID)
+ * so that "journalctl -u arpownd IFNAME=eth1" works; elsewhere stderr, each
+ * line prefixed with its syslog priority as <N> (sd-daemon(3) convention)
+ * or, on a terminal, with the priority's name. */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_SYSTEMD
+#include <systemd/sd-journal.h>
+#endif
+
+#include "arp.h"
+#include "log.h"
+
+static int	log_level = LOG_INFO;
+static int	log_journal;	/* stderr is connected to the journal */
+static int	log_tty;
+
+static const char *const prio_names[] = {
+	"emerg", "alert", "crit", "error", "warning", "notice", "info", "debug"
+};
+
+/* JOURNAL_STREAM is "dev:ino" of the journal's stream socket: only when it
+ * is our stderr (not inherited by a child with redirected output) is the
+ * journal really listening.  See systemd.exec(5). */
+static int
+stderr_is_journal(void)
+{
+	const char *e = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat sb;
+
+	if (e == NULL || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
+		return 0;
+	if (fstat(STDERR_FILENO, &sb) == -1)
+		return 0;
+	return (unsigned long long)sb.st_dev == dev &&
+	    (unsigned long long)sb.st_ino == ino;
+}
+
+void
+log_init(int level, bool debug_stderr)
+{
+	log_level = debug_stderr ? LOG_DEBUG : level;
+	log_journal = !debug_stderr && stderr_is_journal();
+	log_tty = isatty(STDERR_FILENO);
+}
+
+void
+log_setlevel(int level)
+{
+	if (log_level != LOG_DEBUG || level == LOG_DEBUG)
+		log_level = level;
+}
+
+bool
+log_enabled(int prio)
+{
+	return prio <= log_level;
+}
+
+const char *
+log_ip(uint32_t addr)
+{
+	static char buf[4][INET_ADDRSTRLEN];
+	static unsigned i;
+
+	i = (i + 1) % 4;
+	inet_ntop(AF_INET, &addr, buf[i], sizeof(buf[i]));
+	return buf[i];
+}
+
+static void
+emit(int prio, const struct log_ctx *ctx, const char *msg)
+{
+#ifdef HAVE_SYSTEMD
+	if (log_journal) {
+		char f[7][1100], mac[18];
+		struct iovec iov[7];
+		int n = 0, i;
+
+		/* Only the fields that are known: an empty one would be noise. */
+		snprintf(f[n++], sizeof(f[0]), "MESSAGE=%s", msg);
+		snprintf(f[n++], sizeof(f[0]), "PRIORITY=%d", prio & 7);
+		if (ctx && ctx->msgid)
+			snprintf(f[n++], sizeof(f[0]), "MESSAGE_ID=%s", ctx->msgid);
+		if (ctx && ctx->ifname)
+			snprintf(f[n++], sizeof(f[0]), "IFNAME=%s", ctx->ifname);
+		if (ctx && ctx->addr)
+			snprintf(f[n++], sizeof(f[0]), "ADDR=%s", log_ip(ctx->addr));
+		if (ctx && ctx->sip)
+			snprintf(f[n++], sizeof(f[0]), "SENDER_IP=%s", log_ip(ctx->sip));
+		if (ctx && ctx->smac)
+			snprintf(f[n++], sizeof(f[0]), "SENDER_MAC=%s",
+			    arp_mac_str(ctx->smac, mac));
+		for (i = 0; i < n; i++) {
+			iov[i].iov_base = f[i];
+			iov[i].iov_len = strlen(f[i]);
+		}
+		if (sd_journal_sendv(iov, n) >= 0)
+			return;
+	}
+#else
+	(void)ctx;
+#endif
+	if (log_tty)
+		fprintf(stderr, "arpownd: %s: %s\n", prio_names[prio & 7], msg);
+	else
+		fprintf(stderr, "<%d>%s\n", prio & 7, msg);
+}
+
+static void
+vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	int n;
+
+	if (!log_enabled(prio))
+		return;
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (errnum && n >= 0 && (size_t)n < sizeof(msg))
+		snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s", strerror(errnum));
+	emit(prio, ctx, msg);
+}
+
+void
+log_ctx(int prio, const struct log_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	int saved = errno;
+
+	va_start(ap, fmt);
+	vlog(prio, ctx, 0, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+#define LOGFN(name, prio, witherr)				\
+void								\
+name(const char *fmt, ...)					\
+{								\
+	va_list ap;						\
+	int saved = errno;					\
+								\
+	va_start(ap, fmt);					\
+	vlog(prio, NULL, witherr ? saved : 0, fmt, ap);		\
+	va_end(ap);						\
+	errno = saved;						\
+}
+
+LOGFN(log_warn, LOG_WARNING, 1)
+LOGFN(log_warnx, LOG_WARNING, 0)
+LOGFN(log_notice, LOG_NOTICE, 0)
+LOGFN(log_info, LOG_INFO, 0)
+LOGFN(log_debug, LOG_DEBUG, 0)
+
+void
+fatal(int code, const char *fmt, ...)
+{
+	va_list ap;
+	int saved = errno;
+
+	va_start(ap, fmt);
+	vlog(LOG_ERR, NULL, saved, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void
+fatalx(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_ERR, NULL, 0, fmt, ap);
+	va_end(ap);
+	exit(code);
+}

@@ -1,0 +1,101 @@
+/* main.c — command line, then hand over to the daemon. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "conf.h"
+#include "daemon.h"
+#include "log.h"
+#include "state.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [-n] [--restore] [-V] [-h]\n"
+	    "Answer ARP requests only from the interface that owns the address.\n"
+	    "\n"
+	    "  -c, --config FILE   configuration file (default %s)\n"
+	    "      --state-dir DIR saved sysctl originals and lock (default %s)\n"
+	    "  -d, --debug         debug logging to stderr\n"
+	    "  -n, --check-config  validate the configuration, print it, exit\n"
+	    "      --restore       restore the saved sysctls and exit\n"
+	    "  -V, --version       print the version and exit\n"
+	    "  -h, --help          print this help and exit\n",
+	    CONF_DEFAULT_PATH, STATE_DEFAULT_DIR);
+}
+
+int
+main(int argc, char *argv[])
+{
+	enum { OPT_STATE_DIR = 256, OPT_RESTORE };
+	static const struct option longopts[] = {
+		{ "config",		required_argument,	NULL, 'c' },
+		{ "state-dir",		required_argument,	NULL, OPT_STATE_DIR },
+		{ "debug",		no_argument,		NULL, 'd' },
+		{ "check-config",	no_argument,		NULL, 'n' },
+		{ "restore",		no_argument,		NULL, OPT_RESTORE },
+		{ "version",		no_argument,		NULL, 'V' },
+		{ "help",		no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct daemon_opts o = { CONF_DEFAULT_PATH, false, STATE_DEFAULT_DIR, false };
+	bool check = false, restore = false;
+	struct conf *c;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "c:dnVh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			o.conf_path = optarg;
+			o.conf_explicit = true;
+			break;
+		case OPT_STATE_DIR:
+			o.state_dir = optarg;
+			break;
+		case 'd':
+			o.debug = true;
+			break;
+		case 'n':
+			check = true;
+			break;
+		case OPT_RESTORE:
+			restore = true;
+			break;
+		case 'V':
+			printf("arpownd %s\n", PACKAGE_VERSION);
+			return EX_OK;
+		case 'h':
+			usage(stdout);
+			return EX_OK;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "arpownd: unexpected argument \"%s\"\n", argv[optind]);
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (check && restore) {
+		fprintf(stderr, "arpownd: -n and --restore exclude each other\n");
+		return EX_USAGE;
+	}
+	log_init(LOG_INFO, o.debug);
+	if (check) {
+		if ((c = daemon_load_conf(&o)) == NULL)
+			return EX_CONFIG;
+		conf_print(c, stdout);
+		printf("configuration OK\n");
+		conf_free(c);
+		return EX_OK;
+	}
+	if (restore)
+		return daemon_restore(o.state_dir);
+	return daemon_run(&o);
+}

@@ -1,0 +1,436 @@
+/* rtnl.c — rtnetlink through libmnl.  Three sockets: one subscribed to the
+ * link and IPv4 address groups (events), one for synchronous requests
+ * (dumps, sysctl changes, with ACKs), one fire-and-forget for neighbour
+ * entries so that their error replies never mix with anything we wait on. */
+#include "config.h"
+
+#include <net/if.h>
+
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/ip.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+#include <net/if_arp.h>
+#include <sys/socket.h>
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "rtnl.h"
+
+/* Dumps come in messages of up to 32 KiB on current kernels. */
+#define RTNL_BUFSIZE	(64 * 1024)
+#define RTNL_EVBUF	(8 * 1024 * 1024)
+
+struct rtnl {
+	struct mnl_socket	*ev, *req, *neigh;
+	unsigned		 req_portid;
+	uint32_t		 seq;
+	char			*buf;
+};
+
+static int
+link_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(a);
+
+	if (mnl_attr_type_valid(a, IFLA_MAX) < 0)
+		return MNL_CB_OK;	/* newer kernel: skip what we don't know */
+	switch (type) {
+	case IFLA_IFNAME:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)
+			return MNL_CB_ERROR;
+		break;
+	case IFLA_ADDRESS:
+		if (mnl_attr_validate(a, MNL_TYPE_BINARY) < 0)
+			return MNL_CB_ERROR;
+		break;
+	case IFLA_AF_SPEC:
+		if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			return MNL_CB_ERROR;
+		break;
+	default:
+		return MNL_CB_OK;
+	}
+	tb[type] = a;
+	return MNL_CB_OK;
+}
+
+/* IFLA_AF_SPEC > AF_INET > IFLA_INET_CONF is a u32 array indexed by
+ * IPV4_DEVCONF_* - 1 (inet_fill_link_af); its length varies by kernel. */
+static int
+parse_inet_conf(const struct nlattr *spec, struct rtnl_msg *m)
+{
+	const struct nlattr *fam, *a;
+	const uint32_t *v;
+	size_t n;
+
+	mnl_attr_for_each_nested(fam, spec) {
+		if (mnl_attr_get_type(fam) != AF_INET)
+			continue;
+		if (mnl_attr_validate(fam, MNL_TYPE_NESTED) < 0)
+			return -1;
+		mnl_attr_for_each_nested(a, fam) {
+			if (mnl_attr_get_type(a) != IFLA_INET_CONF)
+				continue;
+			n = mnl_attr_get_payload_len(a) / 4;
+			v = mnl_attr_get_payload(a);
+			if (n >= IPV4_DEVCONF_ARP_IGNORE)
+				m->arp_ignore = (int)v[IPV4_DEVCONF_ARP_IGNORE - 1];
+			if (n >= IPV4_DEVCONF_ARP_ANNOUNCE)
+				m->arp_announce = (int)v[IPV4_DEVCONF_ARP_ANNOUNCE - 1];
+		}
+	}
+	return 0;
+}
+
+static int
+parse_link(const struct nlmsghdr *nlh, struct rtnl_msg *m)
+{
+	const struct nlattr *tb[IFLA_MAX + 1] = { 0 };
+	const struct ifinfomsg *ifi;
+	size_t len;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifi)))
+		return -1;
+	ifi = mnl_nlmsg_get_payload(nlh);
+	if (ifi->ifi_index <= 0)
+		return -1;
+	if (mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, tb) != MNL_CB_OK)
+		return -1;
+	m->kind = nlh->nlmsg_type == RTM_NEWLINK ? RTNL_NEWLINK : RTNL_DELLINK;
+	m->ifindex = ifi->ifi_index;
+	m->type = ifi->ifi_type;
+	m->flags = ifi->ifi_flags;
+	if (tb[IFLA_IFNAME] == NULL)
+		return -1;
+	len = strlen(mnl_attr_get_str(tb[IFLA_IFNAME]));
+	if (len == 0 || len >= IF_NAMESIZE)
+		return -1;
+	memcpy(m->name, mnl_attr_get_str(tb[IFLA_IFNAME]), len + 1);
+	if (tb[IFLA_ADDRESS] != NULL && mnl_attr_get_payload_len(tb[IFLA_ADDRESS]) == 6) {
+		memcpy(m->mac, mnl_attr_get_payload(tb[IFLA_ADDRESS]), 6);
+		m->has_mac = true;
+	}
+	if (tb[IFLA_AF_SPEC] != NULL && parse_inet_conf(tb[IFLA_AF_SPEC], m) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+addr_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(a);
+
+	if (mnl_attr_type_valid(a, IFA_MAX) < 0)
+		return MNL_CB_OK;
+	if (type == IFA_LOCAL || type == IFA_ADDRESS) {
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		tb[type] = a;
+	}
+	return MNL_CB_OK;
+}
+
+static int
+parse_addr(const struct nlmsghdr *nlh, struct rtnl_msg *m)
+{
+	const struct nlattr *tb[IFA_MAX + 1] = { 0 };
+	const struct ifaddrmsg *ifa;
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifa)))
+		return -1;
+	ifa = mnl_nlmsg_get_payload(nlh);
+	if (ifa->ifa_family != AF_INET)
+		return 0;		/* RTNL_IGNORE */
+	if (ifa->ifa_prefixlen > 32 || ifa->ifa_index == 0 || ifa->ifa_index > INT32_MAX)
+		return -1;
+	if (mnl_attr_parse(nlh, sizeof(*ifa), addr_attr_cb, tb) != MNL_CB_OK)
+		return -1;
+	/* IFA_LOCAL is the local end; IFA_ADDRESS is the peer on p-t-p links */
+	if ((a = tb[IFA_LOCAL]) == NULL && (a = tb[IFA_ADDRESS]) == NULL)
+		return -1;
+	m->kind = nlh->nlmsg_type == RTM_NEWADDR ? RTNL_NEWADDR : RTNL_DELADDR;
+	m->ifindex = (int)ifa->ifa_index;
+	m->plen = ifa->ifa_prefixlen;
+	memcpy(&m->addr, mnl_attr_get_payload(a), 4);
+	return 0;
+}
+
+int
+rtnl_parse(const struct nlmsghdr *nlh, struct rtnl_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->arp_ignore = m->arp_announce = -1;
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+		return parse_link(nlh, m);
+	case RTM_NEWADDR:
+	case RTM_DELADDR:
+		return parse_addr(nlh, m);
+	default:
+		return 0;
+	}
+}
+
+static struct mnl_socket *
+sock_open(int flags, unsigned groups)
+{
+	struct mnl_socket *s;
+	int one = 1;
+
+	if ((s = mnl_socket_open2(NETLINK_ROUTE, flags | SOCK_CLOEXEC)) == NULL)
+		return NULL;
+	/* extended ACKs name the attribute the kernel did not like */
+	(void)mnl_socket_setsockopt(s, NETLINK_EXT_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(s, groups, MNL_SOCKET_AUTOPID) < 0) {
+		mnl_socket_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct rtnl *
+rtnl_open(void)
+{
+	struct rtnl *r;
+	int sz = RTNL_EVBUF, fd;
+	const char *test;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	if ((r->buf = malloc(RTNL_BUFSIZE)) == NULL)
+		goto err;
+	if ((r->ev = sock_open(SOCK_NONBLOCK, RTMGRP_LINK | RTMGRP_IPV4_IFADDR)) == NULL ||
+	    (r->req = sock_open(0, 0)) == NULL ||
+	    (r->neigh = sock_open(SOCK_NONBLOCK, 0)) == NULL)
+		goto err;
+	/* A burst of thousands of address events must not overrun us; when it
+	 * does anyway (ENOBUFS) we re-dump.  The test hook shrinks the buffer
+	 * so the fault tests can provoke an overrun cheaply. */
+	if ((test = getenv("ARPOWND_TEST_NLBUF")) != NULL)
+		sz = atoi(test);
+	fd = mnl_socket_get_fd(r->ev);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) == -1)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	r->req_portid = mnl_socket_get_portid(r->req);
+	r->seq = (uint32_t)time(NULL);
+	return r;
+err:
+	rtnl_close(r);
+	return NULL;
+}
+
+void
+rtnl_close(struct rtnl *r)
+{
+	if (r == NULL)
+		return;
+	if (r->ev)
+		mnl_socket_close(r->ev);
+	if (r->req)
+		mnl_socket_close(r->req);
+	if (r->neigh)
+		mnl_socket_close(r->neigh);
+	free(r->buf);
+	free(r);
+}
+
+int
+rtnl_fd(const struct rtnl *r)
+{
+	return mnl_socket_get_fd(r->ev);
+}
+
+struct cb_arg {
+	rtnl_fn	*fn;
+	void	*arg;
+	int	 intr;
+	int	 bad;
+};
+
+static int
+data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct cb_arg *c = data;
+	struct rtnl_msg m;
+
+	/* The kernel's dump raced a change: what we got may be inconsistent. */
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		c->intr = 1;
+	if (rtnl_parse(nlh, &m) == -1) {
+		c->bad++;
+		return MNL_CB_OK;
+	}
+	if (m.kind != RTNL_IGNORE)
+		c->fn(&m, c->arg);
+	return MNL_CB_OK;
+}
+
+static int
+dump_one(struct rtnl *r, int type, struct cb_arg *c)
+{
+	struct nlmsghdr *nlh;
+	uint32_t seq;
+	ssize_t n;
+	int ret;
+
+	nlh = mnl_nlmsg_put_header(r->buf);
+	nlh->nlmsg_type = (uint16_t)type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq = ++r->seq;
+	if (type == RTM_GETLINK) {
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+		ifi->ifi_family = AF_UNSPEC;	/* AF_UNSPEC carries IFLA_AF_SPEC */
+	} else {
+		struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+
+		ifa->ifa_family = AF_INET;
+	}
+	if (mnl_socket_sendto(r->req, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	for (;;) {
+		n = mnl_socket_recvfrom(r->req, r->buf, RTNL_BUFSIZE);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		ret = mnl_cb_run(r->buf, (size_t)n, seq, r->req_portid, data_cb, c);
+		if (ret <= MNL_CB_STOP)
+			return ret == MNL_CB_STOP ? 0 : -1;
+	}
+}
+
+int
+rtnl_dump(struct rtnl *r, rtnl_fn *fn, void *arg)
+{
+	struct cb_arg c = { fn, arg, 0, 0 };
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		c.intr = 0;
+		if (dump_one(r, RTM_GETLINK, &c) == -1 ||
+		    dump_one(r, RTM_GETADDR, &c) == -1)
+			return -1;
+		if (c.bad)
+			log_warnx("rtnetlink: ignored %d malformed messages", c.bad);
+		if (!c.intr)
+			return 0;
+		log_info("rtnetlink: dump interrupted by a change, dumping again");
+	}
+	log_warnx("rtnetlink: dump interrupted %d times in a row", tries);
+	return 0;
+}
+
+/* Drop whatever is queued: after an overrun it is older than the re-dump. */
+static void
+drain(struct mnl_socket *s, char *buf)
+{
+	while (mnl_socket_recvfrom(s, buf, RTNL_BUFSIZE) > 0 || errno == ENOBUFS)
+		;
+}
+
+int
+rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg)
+{
+	struct cb_arg c = { fn, arg, 0, 0 };
+	ssize_t n;
+	int i;
+
+	/* bounded, so that a storm of events cannot starve the capture */
+	for (i = 0; i < 64; i++) {
+		n = mnl_socket_recvfrom(r->ev, r->buf, RTNL_BUFSIZE);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			if (errno == ENOBUFS) {
+				drain(r->ev, r->buf);
+				return 1;
+			}
+			return -1;
+		}
+		(void)mnl_cb_run(r->buf, (size_t)n, 0, 0, data_cb, &c);
+	}
+	if (c.bad)
+		log_warnx("rtnetlink: ignored %d malformed messages", c.bad);
+	return 0;
+}
+
+int
+rtnl_set_arp(struct rtnl *r, int ifindex, int arp_ignore, int arp_announce)
+{
+	struct nlattr *spec, *fam, *conf;
+	struct ifinfomsg *ifi;
+	struct nlmsghdr *nlh;
+	uint32_t seq;
+	ssize_t n;
+	int ret;
+
+	/* The rtnetlink way to write devconf (inet_set_link_af): unlike
+	 * /proc/sys it needs only CAP_NET_ADMIN in the netns, and works where
+	 * /proc/sys is read-only (ProtectKernelTunables=, containers). */
+	nlh = mnl_nlmsg_put_header(r->buf);
+	nlh->nlmsg_type = RTM_SETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq = ++r->seq;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	spec = mnl_attr_nest_start(nlh, IFLA_AF_SPEC);
+	fam = mnl_attr_nest_start(nlh, AF_INET);
+	conf = mnl_attr_nest_start(nlh, IFLA_INET_CONF);
+	if (arp_ignore >= 0)
+		mnl_attr_put_u32(nlh, IPV4_DEVCONF_ARP_IGNORE, (uint32_t)arp_ignore);
+	if (arp_announce >= 0)
+		mnl_attr_put_u32(nlh, IPV4_DEVCONF_ARP_ANNOUNCE, (uint32_t)arp_announce);
+	mnl_attr_nest_end(nlh, conf);
+	mnl_attr_nest_end(nlh, fam);
+	mnl_attr_nest_end(nlh, spec);
+	if (mnl_socket_sendto(r->req, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	do {
+		n = mnl_socket_recvfrom(r->req, r->buf, RTNL_BUFSIZE);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	ret = mnl_cb_run(r->buf, (size_t)n, seq, r->req_portid, NULL, NULL);
+	return ret < 0 ? -1 : 0;
+}
+
+void
+rtnl_learn(struct rtnl *r, int ifindex, uint32_t ip, const uint8_t mac[static 6])
+{
+	char buf[256];
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+
+	/* Replies are EEXIST (an entry is there: never replace it, it may be
+	 * PERMANENT) or nothing; read and drop them. */
+	while (mnl_socket_recvfrom(r->neigh, buf, sizeof(buf)) > 0)
+		;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_NEWNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
+	nlh->nlmsg_seq = ++r->seq;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = AF_INET;
+	ndm->ndm_ifindex = ifindex;
+	ndm->ndm_state = NUD_STALE;	/* what neigh_event_ns() leaves */
+	ndm->ndm_type = RTN_UNICAST;
+	mnl_attr_put(nlh, NDA_DST, 4, &ip);
+	mnl_attr_put(nlh, NDA_LLADDR, 6, mac);
+	if (mnl_socket_sendto(r->neigh, nlh, nlh->nlmsg_len) < 0)
+		log_debug("ifindex %d: learning %s failed: %s", ifindex,
+		    log_ip(ip), strerror(errno));
+}
