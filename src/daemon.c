@@ -68,6 +68,7 @@ struct daemon {
 	struct state		 st;		/* originals, mirrored in the state file */
 	int			 lock_fd;
 	bool			 started;	/* initial dump done: manage on events */
+	bool			 dumping;	/* no requests while a dump is read */
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
 	struct counters		 cnt;
@@ -350,7 +351,8 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		ifp->arp_ignore = m->arp_ignore;
 	if (m->arp_announce >= 0)
 		ifp->arp_announce = m->arp_announce;
-	if (d->started)
+	/* during a dump the request socket is busy; resync manages after */
+	if (d->started && !d->dumping)
 		manage_iface(d, ifp);
 }
 
@@ -437,10 +439,13 @@ resync(struct daemon *d)
 	size_t i;
 
 	d->gen = tbl_gen_begin(d->tbl);
+	d->dumping = true;
 	if (rtnl_dump(d->rtnl, on_rtnl_msg, d) == -1) {
+		d->dumping = false;
 		log_warn("rtnetlink dump");
 		return -1;
 	}
+	d->dumping = false;
 	tbl_addr_sweep(d->tbl, d->gen, addr_lost, d);
 	tbl_iface_each(d->tbl, stale_cb, &s);
 	for (i = 0; i < s.n; i++)
@@ -520,6 +525,11 @@ on_frame(const uint8_t *pkt, size_t caplen, void *arg)
 	d->cnt.rx++;
 	if ((why = arp_check(pkt, caplen, &req)) != ARP_OK) {
 		d->cnt.reason[why]++;
+		/* an announcement of one of our addresses by another host is
+		 * the classic conflict (RFC 5227 section 2.4) */
+		if (why == ARP_GRATUITOUS &&
+		    pol_decide(d->tbl, &req, &res) == POL_CONFLICT)
+			log_conflict(d, &req, &res);
 		return;
 	}
 	v = pol_decide(d->tbl, &req, &res);

@@ -31,7 +31,9 @@ struct rtnl {
 	struct mnl_socket	*ev, *req, *neigh;
 	unsigned		 req_portid;
 	uint32_t		 seq;
-	char			*buf;
+	/* Two buffers: an event callback may send a request (a sysctl
+	 * change) while the event buffer is still being walked. */
+	char			*evbuf, *buf;
 };
 
 static int
@@ -208,7 +210,8 @@ rtnl_open(void)
 
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
-	if ((r->buf = malloc(RTNL_BUFSIZE)) == NULL)
+	if ((r->buf = malloc(RTNL_BUFSIZE)) == NULL ||
+	    (r->evbuf = malloc(RTNL_BUFSIZE)) == NULL)
 		goto err;
 	if ((r->ev = sock_open(SOCK_NONBLOCK, RTMGRP_LINK | RTMGRP_IPV4_IFADDR)) == NULL ||
 	    (r->req = sock_open(0, 0)) == NULL ||
@@ -242,6 +245,7 @@ rtnl_close(struct rtnl *r)
 	if (r->neigh)
 		mnl_socket_close(r->neigh);
 	free(r->buf);
+	free(r->evbuf);
 	free(r);
 }
 
@@ -350,17 +354,17 @@ rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg)
 
 	/* bounded, so that a storm of events cannot starve the capture */
 	for (i = 0; i < 64; i++) {
-		n = mnl_socket_recvfrom(r->ev, r->buf, RTNL_BUFSIZE);
+		n = mnl_socket_recvfrom(r->ev, r->evbuf, RTNL_BUFSIZE);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				break;
 			if (errno == ENOBUFS) {
-				drain(r->ev, r->buf);
+				drain(r->ev, r->evbuf);
 				return 1;
 			}
 			return -1;
 		}
-		(void)mnl_cb_run(r->buf, (size_t)n, 0, 0, data_cb, &c);
+		(void)mnl_cb_run(r->evbuf, (size_t)n, 0, 0, data_cb, &c);
 	}
 	if (c.bad)
 		log_warnx("rtnetlink: ignored %d malformed messages", c.bad);
