@@ -41,6 +41,8 @@ void rtnl_close(struct rtnl *r);
 int rtnl_fd(const struct rtnl *r);
 /* Dump all links then all IPv4 addresses through fn; redone when interrupted. */
 int rtnl_dump(struct rtnl *r, rtnl_fn *fn, void *arg);
+/* Dump the links alone (their IFLA_INET_CONF shows sysctl rewrites). */
+int rtnl_dump_links(struct rtnl *r, rtnl_fn *fn, void *arg);
 /* Read pending events through fn; 0, 1 when events were lost (ENOBUFS: re-dump), -1 error. */
 int rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg);
 /* Set arp_ignore / arp_announce on ifindex (-1 leaves one as it is); 0 or -1 with errno. */

@@ -32,6 +32,7 @@
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_SLOTS		256	/* remembered conflicting addresses */
 #define CONFLICT_INTERVAL	10.0	/* seconds between two logs for one address */
+#define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
 
 /* MESSAGE_IDs: one per kind of event, stable across releases. */
 #define MSGID_START	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01"
@@ -77,7 +78,7 @@ struct daemon {
 	struct conflict		 conflicts[CONFLICT_SLOTS];
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
-	ev_timer		 watchdog;
+	ev_timer		 watchdog, check;
 };
 
 static void manage_all(struct daemon *d);
@@ -679,6 +680,22 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	}
 }
 
+/* A write to /proc/sys sends no netlink event: look at the links' devconf
+ * now and then, and put back an arp_ignore someone else changed. */
+static void
+check_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	d->dumping = true;
+	if (rtnl_dump_links(d->rtnl, on_rtnl_msg, d) == -1)
+		log_warn("rtnetlink link dump");
+	d->dumping = false;
+	manage_all(d);
+}
+
 static void
 watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -833,6 +850,9 @@ daemon_run(const struct daemon_opts *o)
 	ev_signal_start(d->loop, &d->sig_int);
 	ev_signal_start(d->loop, &d->sig_hup);
 	ev_signal_start(d->loop, &d->sig_usr1);
+	ev_timer_init(&d->check, check_cb, SYSCTL_CHECK, SYSCTL_CHECK);
+	d->check.data = d;
+	ev_timer_start(d->loop, &d->check);
 	if ((wd = notify_watchdog_usec()) != 0) {
 		ev_timer_init(&d->watchdog, watchdog_cb, 0., wd / 2e6);
 		d->watchdog.data = d;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYSTEMD
 #include <systemd/sd-journal.h>
@@ -118,10 +119,53 @@ emit(int prio, const struct log_ctx *ctx, const char *msg)
 		fprintf(stderr, "<%d>%s\n", prio & 7, msg);
 }
 
+/* The same warning at most once per LOG_RL_INTERVAL seconds, in bounded
+ * memory: a flapping link or a flood must not flood the journal. */
+#define LOG_RL_SLOTS	64
+#define LOG_RL_INTERVAL	10
+
+static struct {
+	uint32_t	hash;
+	time_t		last;
+	unsigned	suppressed;
+} log_rl[LOG_RL_SLOTS];
+
+static uint32_t
+fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* 0: drop this one; else log it, with *suppressed told how many were dropped. */
+static int
+ratelimit(const char *msg, unsigned *suppressed)
+{
+	uint32_t h = fnv1a(msg);
+	struct timespec ts;
+	int i = (int)(h % LOG_RL_SLOTS);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (log_rl[i].hash == h && ts.tv_sec - log_rl[i].last < LOG_RL_INTERVAL) {
+		log_rl[i].suppressed++;
+		return 0;
+	}
+	*suppressed = log_rl[i].hash == h ? log_rl[i].suppressed : 0;
+	log_rl[i].hash = h;
+	log_rl[i].last = ts.tv_sec;
+	log_rl[i].suppressed = 0;
+	return 1;
+}
+
 static void
 vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt, va_list ap)
 {
+	unsigned dropped = 0;
 	char msg[1024];
+	size_t len;
 	int n;
 
 	if (!log_enabled(prio))
@@ -129,6 +173,10 @@ vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt, va_list a
 	n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (errnum && n >= 0 && (size_t)n < sizeof(msg))
 		snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s", strerror(errnum));
+	if (prio == LOG_WARNING && !ratelimit(msg, &dropped))
+		return;
+	if (dropped && (len = strlen(msg)) < sizeof(msg))
+		snprintf(msg + len, sizeof(msg) - len, " (%u repeats suppressed)", dropped);
 	emit(prio, ctx, msg);
 }
 

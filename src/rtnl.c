@@ -317,6 +317,14 @@ dump_one(struct rtnl *r, int type, struct cb_arg *c)
 }
 
 int
+rtnl_dump_links(struct rtnl *r, rtnl_fn *fn, void *arg)
+{
+	struct cb_arg c = { fn, arg, 0, 0 };
+
+	return dump_one(r, RTM_GETLINK, &c);
+}
+
+int
 rtnl_dump(struct rtnl *r, rtnl_fn *fn, void *arg)
 {
 	struct cb_arg c = { fn, arg, 0, 0 };
