@@ -1,0 +1,42 @@
+#!/bin/bash
+# The command line contract: options, exit codes (sysexits), -n output.
+# Needs no root: nothing here touches the network.
+. "$(dirname "$0")/lib.sh"
+trap cleanup EXIT
+A=$ARPOWND
+rc() { local r=0; "$@" >"$TMPDIR_T/out" 2>&1 || r=$?; echo "$r"; }
+
+expect_eq "$(rc "$A" -h)" 0 "-h exits 0"
+grep -q -- '--state-dir' "$TMPDIR_T/out" || fail "-h does not list --state-dir"
+expect_eq "$(rc "$A" --help)" 0 "--help exits 0"
+expect_eq "$(rc "$A" -V)" 0 "-V exits 0"
+grep -q '^arpownd [0-9]' "$TMPDIR_T/out" || fail "-V prints '$(cat "$TMPDIR_T/out")'"
+expect_eq "$(rc "$A" --bogus)" 64 "unknown option: exit 64 (EX_USAGE)"
+expect_eq "$(rc "$A" extra)" 64 "stray argument: exit 64"
+expect_eq "$(rc "$A" -n --restore)" 64 "-n with --restore: exit 64"
+expect_eq "$(rc "$A" -c)" 64 "-c without a file: exit 64"
+
+expect_eq "$(rc "$A" -n -c "$TMPDIR_T/absent.conf")" 78 "named config absent: exit 78 (EX_CONFIG)"
+grep -q "absent.conf" "$TMPDIR_T/out" || fail "the error does not name the file: $(cat "$TMPDIR_T/out")"
+
+printf '[global]\nmode = owner\n' >"$TMPDIR_T/good.conf"
+expect_eq "$(rc "$A" -n -c "$TMPDIR_T/good.conf")" 0 "-n on a good file: exit 0"
+tail -n 1 "$TMPDIR_T/out" | grep -qx 'configuration OK' || fail "-n does not end with 'configuration OK'"
+grep -q '^arp_announce *= *2' "$TMPDIR_T/out" || fail "-n does not print the defaults: $(cat "$TMPDIR_T/out")"
+pass "-n prints the effective configuration with defaults, then 'configuration OK'"
+
+printf '[global]\nmode = ownr\nintrfaces = *\n' >"$TMPDIR_T/bad.conf"
+expect_eq "$(rc "$A" -n -c "$TMPDIR_T/bad.conf")" 78 "-n on a bad file: exit 78"
+grep -q 'bad.conf:2.*mode.*ownr' "$TMPDIR_T/out" || fail "bad value not reported with file:line: $(cat "$TMPDIR_T/out")"
+grep -q 'did you mean "interfaces"' "$TMPDIR_T/out" || fail "no suggestion for a misspelt key"
+pass "-n reports every error, with file, line and a suggestion"
+
+# the shipped example is valid and equals the built-in defaults
+expect_eq "$(rc "$A" -n -c "${top_srcdir:-.}/conf/arpownd.conf")" 0 "conf/arpownd.conf is valid"
+sed 1d "$TMPDIR_T/out" >"$TMPDIR_T/example.eff"
+printf '' >"$TMPDIR_T/empty.conf"
+rc "$A" -n -c "$TMPDIR_T/empty.conf" >/dev/null
+sed 1d "$TMPDIR_T/out" >"$TMPDIR_T/empty.eff"
+cmp -s "$TMPDIR_T/example.eff" "$TMPDIR_T/empty.eff" ||
+	fail "conf/arpownd.conf differs from the defaults: $(diff "$TMPDIR_T/example.eff" "$TMPDIR_T/empty.eff")"
+pass "conf/arpownd.conf equals the built-in defaults"
