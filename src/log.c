@@ -85,13 +85,14 @@ emit(int prio, const struct log_ctx *ctx, const char *msg)
 {
 #ifdef HAVE_SYSTEMD
 	if (log_journal) {
-		char f[7][1100], mac[18];
-		struct iovec iov[7];
+		char f[8][1100], mac[18];
+		struct iovec iov[8];
 		int n = 0, i;
 
 		/* Only the fields that are known: an empty one would be noise. */
 		snprintf(f[n++], sizeof(f[0]), "MESSAGE=%s", msg);
 		snprintf(f[n++], sizeof(f[0]), "PRIORITY=%d", prio & 7);
+		snprintf(f[n++], sizeof(f[0]), "SYSLOG_IDENTIFIER=arpownd");
 		if (ctx && ctx->msgid)
 			snprintf(f[n++], sizeof(f[0]), "MESSAGE_ID=%s", ctx->msgid);
 		if (ctx && ctx->ifname)
