@@ -8,6 +8,8 @@
 
 #define CONF_DEFAULT_PATH	"/etc/arpownd.conf"
 #define CONF_ANNOUNCE_KEEP	(-1)
+#define CONF_DEFAULT_SENDER_RATE 1000	/* replies/s to one sender IP */
+#define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -31,6 +33,9 @@ struct conf {
 	int			 arp_announce;	/* CONF_ANNOUNCE_KEEP or 0..2 */
 	bool			 learn;
 	int			 log_level;	/* LOG_ERR .. LOG_DEBUG */
+	char			*user;		/* to drop to when started as root */
+	long			 sender_rate;	/* 0 = no limit */
+	long			 total_rate;	/* 0 = no limit */
 	struct conf_iface	*sections;
 	size_t			 nsections;
 };

@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "conf.h"
+
 struct daemon_opts {
 	const char	*conf_path;
 	bool		 conf_explicit;	/* named with -c: absence is an error */
@@ -15,7 +17,7 @@ struct daemon_opts {
 int daemon_run(const struct daemon_opts *o);
 /* Restore every sysctl saved in state_dir and remove the record; exit code. */
 int daemon_restore(const char *state_dir);
-/* Load the configuration as daemon_run would; NULL after printing every error. */
-struct conf *daemon_load_conf(const struct daemon_opts *o);
+/* Load the configuration as daemon_run would; NULL after err saw every error. */
+struct conf *daemon_load_conf(const struct daemon_opts *o, conf_err_fn *err);
 
 #endif

@@ -27,6 +27,7 @@ struct tbl_iface {
 	/* set by the interface manager, read by the policy */
 	bool		managed;
 	int		mode;		/* enum pol_mode */
+	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */
 	/* addresses, for subnet checks and dumps */
 	struct tbl_addr	*addrs;
 	size_t		naddrs, aaddrs;

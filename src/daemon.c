@@ -23,6 +23,7 @@
 #include "log.h"
 #include "notify.h"
 #include "policy.h"
+#include "priv.h"
 #include "rtnl.h"
 #include "state.h"
 #include "table.h"
@@ -31,6 +32,7 @@
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_SLOTS		256	/* remembered conflicting addresses */
+#define SENDER_SLOTS		4096	/* per-sender rate buckets, shared on collision */
 #define CONFLICT_INTERVAL	10.0	/* seconds between two logs for one address */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
 
@@ -52,6 +54,14 @@ struct counters {
 	unsigned long long	send_err;
 	unsigned long long	learned;
 	unsigned long long	resyncs;
+	unsigned long long	limited_sender, limited_total;
+};
+
+/* A token bucket: rate per second, a tenth of a second of burst. */
+struct bucket {
+	uint32_t	key;
+	double		tokens;
+	ev_tstamp	last;
 };
 
 struct conflict {
@@ -76,12 +86,14 @@ struct daemon {
 	double			 learn_tokens;
 	ev_tstamp		 learn_last;
 	struct conflict		 conflicts[CONFLICT_SLOTS];
+	struct bucket		 total, senders[SENDER_SLOTS];
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
 	ev_timer		 watchdog, check;
 };
 
 static void manage_all(struct daemon *d);
+static conf_err_fn print_conf_err;
 
 /* ---------------------------------------------------------------------
  * Interface manager
@@ -177,6 +189,8 @@ sync_iface(struct daemon *d, struct tbl_iface *ifp, bool manage)
 		ifp->arp_ignore = set_ign;
 	if (set_ann >= 0)
 		ifp->arp_announce = set_ann;
+	if (set_ign >= 0 || set_ann >= 0)
+		ifp->conf_pending = true;
 	if (set_ign >= 0 || set_ann >= 0)
 		log_ctx(LOG_DEBUG, &lc, "%s: arp_ignore=%d arp_announce=%d",
 		    ifp->name, ifp->arp_ignore, ifp->arp_announce);
@@ -348,9 +362,14 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		    (m->flags & IFF_UP) ? "up" : "down");
 	ifp->type = m->type;
 	ifp->flags = m->flags;
-	if (m->arp_ignore >= 0)
+	/* Link messages queued before our RTM_SETLINK still show the old
+	 * values; believe them again once the kernel echoed ours. */
+	if (ifp->conf_pending && m->arp_ignore == ifp->arp_ignore &&
+	    m->arp_announce == ifp->arp_announce)
+		ifp->conf_pending = false;
+	if (!ifp->conf_pending && m->arp_ignore >= 0)
 		ifp->arp_ignore = m->arp_ignore;
-	if (m->arp_announce >= 0)
+	if (!ifp->conf_pending && m->arp_announce >= 0)
 		ifp->arp_announce = m->arp_announce;
 	/* during a dump the request socket is busy; resync manages after */
 	if (d->started && !d->dumping)
@@ -488,10 +507,54 @@ learn_allowed(struct daemon *d)
 	d->learn_tokens += (now - d->learn_last) * LEARN_RATE;
 	if (d->learn_tokens > LEARN_RATE)
 		d->learn_tokens = LEARN_RATE;
+	d->total.last = ev_now(d->loop);
+	d->total.tokens = (double)d->conf->total_rate;
 	d->learn_last = now;
 	if (d->learn_tokens < 1)
 		return false;
 	d->learn_tokens -= 1;
+	return true;
+}
+
+static bool
+bucket_take(struct bucket *b, long rate, ev_tstamp now)
+{
+	double burst = rate / 10.0 < 10 ? 10 : rate / 10.0;
+
+	b->tokens += (now - b->last) * (double)rate;
+	if (b->tokens > burst)
+		b->tokens = burst;
+	b->last = now;
+	if (b->tokens < 1)
+		return false;
+	b->tokens -= 1;
+	return true;
+}
+
+/* Per sender and in total; fixed memory whatever the number of senders. */
+static bool
+rate_allowed(struct daemon *d, uint32_t sip)
+{
+	ev_tstamp now = ev_now(d->loop);
+	struct bucket *b;
+
+	if (d->conf->sender_rate > 0) {
+		b = &d->senders[(ntohl(sip) * 2654435761u) >> 20];
+		if (b->key != sip) {	/* a new sender takes the slot, full */
+			b->key = sip;
+			b->tokens = d->conf->sender_rate / 10.0 < 10 ? 10 :
+			    d->conf->sender_rate / 10.0;
+			b->last = now;
+		}
+		if (!bucket_take(b, d->conf->sender_rate, now)) {
+			d->cnt.limited_sender++;
+			return false;
+		}
+	}
+	if (d->conf->total_rate > 0 && !bucket_take(&d->total, d->conf->total_rate, now)) {
+		d->cnt.limited_total++;
+		return false;
+	}
 	return true;
 }
 
@@ -535,6 +598,8 @@ on_frame(const uint8_t *pkt, size_t caplen, void *arg)
 	}
 	v = pol_decide(d->tbl, &req, &res);
 	d->cnt.verdict[v]++;
+	if (v == POL_ANSWER && !rate_allowed(d, req.sip))
+		return;
 	if (v == POL_ANSWER) {
 		/* From the arrival interface with its MAC: in owner and subnet
 		 * modes that is the owner; in system mode it is what the
@@ -625,9 +690,11 @@ dump_state(struct daemon *d)
 
 	tbl_iface_each(d->tbl, dump_iface_cb, d);
 	log_info("counters: received %llu answered %llu send-errors %llu "
-	    "learned %llu resyncs %llu capture-drops %u", c->rx,
-	    c->verdict[POL_ANSWER], c->send_err, c->learned, c->resyncs,
-	    cap_drops(d->cap));
+	    "learned %llu resyncs %llu capture-drops %u rate-limited-sender %llu "
+	    "rate-limited-total %llu", c->rx,
+	    c->verdict[POL_ANSWER] - c->limited_sender - c->limited_total,
+	    c->send_err, c->learned, c->resyncs, cap_drops(d->cap),
+	    c->limited_sender, c->limited_total);
 	for (i = 1; i < ARP_NREASONS; i++)
 		if (c->reason[i])
 			log_info("counters: dropped %s %llu", arp_reason_str(i),
@@ -646,8 +713,9 @@ reload(struct daemon *d)
 
 	notify_send("RELOADING=1");
 	log_ctx(LOG_NOTICE, &lc, "reloading %s", d->opts->conf_path);
-	if ((nc = daemon_load_conf(d->opts)) == NULL) {
-		log_ctx(LOG_WARNING, &lc, "%s: not reloaded, the running "
+	if ((nc = daemon_load_conf(d->opts, NULL)) == NULL) {
+		/* an admin's action: never rate-limited */
+		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running "
 		    "configuration stays", d->opts->conf_path);
 	} else {
 		conf_free(d->conf);
@@ -713,15 +781,15 @@ static void
 print_conf_err(void *arg, const char *msg)
 {
 	(void)arg;
-	log_warnx("%s", msg);
+	log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL }, "%s", msg);
 }
 
 struct conf *
-daemon_load_conf(const struct daemon_opts *o)
+daemon_load_conf(const struct daemon_opts *o, conf_err_fn *err)
 {
 	if (!o->conf_explicit && access(o->conf_path, F_OK) == -1 && errno == ENOENT)
 		return conf_defaults();
-	return conf_load(o->conf_path, print_conf_err, NULL);
+	return conf_load(o->conf_path, err ? err : print_conf_err, NULL);
 }
 
 /* Warn about conf/all: the kernel applies max(all, dev), we never write it. */
@@ -784,7 +852,7 @@ daemon_run(const struct daemon_opts *o)
 	d->opts = o;
 	d->lock_fd = -1;
 	d->exit_code = EX_OK;
-	if ((d->conf = daemon_load_conf(o)) == NULL)
+	if ((d->conf = daemon_load_conf(o, NULL)) == NULL)
 		return EX_CONFIG;
 	log_init(d->conf->log_level, o->debug);
 
@@ -803,6 +871,12 @@ daemon_run(const struct daemon_opts *o)
 		log_warnx("%s/%s: unreadable saved originals: fix or remove the "
 		    "file (arpownd --restore uses it)", o->state_dir, STATE_FILE);
 		d->exit_code = EX_OSERR;
+		goto out;
+	}
+	/* Root is needed no further: the state dir is ours, the capabilities
+	 * stay (before any socket is opened, so none is held as root). */
+	if (priv_drop(d->conf->user, o->state_dir) == -1) {
+		d->exit_code = EX_NOPERM;
 		goto out;
 	}
 	if (d->st.n > 0)
@@ -836,6 +910,8 @@ daemon_run(const struct daemon_opts *o)
 	d->loop = ev_default_loop(EVFLAG_AUTO);
 	d->learn_last = ev_now(d->loop);
 	d->learn_tokens = LEARN_RATE;
+	d->total.last = ev_now(d->loop);
+	d->total.tokens = (double)d->conf->total_rate;
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
 	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);

@@ -12,6 +12,14 @@
 #include "log.h"
 #include "state.h"
 
+/* -n speaks to a person at a terminal: plain lines, no priorities. */
+static void
+print_err(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", msg);
+}
+
 static void
 usage(FILE *f)
 {
@@ -88,7 +96,7 @@ main(int argc, char *argv[])
 	}
 	log_init(LOG_INFO, o.debug);
 	if (check) {
-		if ((c = daemon_load_conf(&o)) == NULL)
+		if ((c = daemon_load_conf(&o, print_err)) == NULL)
 			return EX_CONFIG;
 		conf_print(c, stdout);
 		printf("configuration OK\n");

@@ -23,6 +23,7 @@ mkdir -p /run/systemd/journal
 "$ARPC" --notify-listen /run/systemd/journal/socket --notify-timeout 20000 >"$J" &
 L=\$!
 for i in \$(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.02; done
+chmod 666 /run/systemd/journal/socket
 exec 2>"$TMPDIR_T/stderr.log"
 export JOURNAL_STREAM=\$(stat -c '%d:%i' "$TMPDIR_T/stderr.log")
 "$ARPOWND" -c "$CONF" --state-dir "$ARPOWND_STATE_DIR" &

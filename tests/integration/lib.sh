@@ -30,6 +30,9 @@ TMPDIR_T=$(mktemp -d "${TMPDIR:-/tmp}/arpownd-test.XXXXXX") || {
 	echo "FAIL: mktemp -d" >&2
 	exit 99
 }
+# arpownd started as root drops to an unprivileged user: it must still
+# reach its state dir, its config and the notify socket in here
+chmod 755 "$TMPDIR_T"
 ARPOWND_STATE_DIR=$TMPDIR_T/state
 mkdir -p "$ARPOWND_STATE_DIR"
 # The notify listener's lifetime; cleanup ends it sooner.
@@ -307,6 +310,7 @@ arpownd_start() {
 	NOTIFY_PID=$!
 	_track "$NOTIFY_PID"
 	wait_for 2000 test -S "$sock" || fail "notify listener did not start"
+	chmod 666 "$sock"
 
 	echo "=== arpownd start $_ARPOWND_RUNS in $ns_short: $ARPOWND -d --state-dir $ARPOWND_STATE_DIR $*" \
 		>>"$TMPDIR_T/arpownd.log"
