@@ -41,8 +41,15 @@ priv_drop(const char *user, const char *state_dir)
 		log_warnx("libcap-ng: cannot select capabilities");
 		return -1;
 	}
+	/* The bounding set first, while we still hold CAP_SETPCAP:
+	 * capng_change_id() applies only the capability sets, and its
+	 * CAPNG_CLEAR_BOUNDING would empty the bounding set altogether. */
+	if (capng_apply(CAPNG_SELECT_BOUNDS) != 0) {
+		log_warnx("libcap-ng: cannot reduce the bounding set");
+		return -1;
+	}
 	if ((r = capng_change_id((int)pw->pw_uid, (int)pw->pw_gid,
-	    CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING)) != 0) {
+	    CAPNG_DROP_SUPP_GRP)) != 0) {
 		log_warnx("cannot become %s (libcap-ng error %d)", pw->pw_name, r);
 		return -1;
 	}

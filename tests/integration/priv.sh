@@ -1,0 +1,40 @@
+#!/bin/bash
+# Started as root outside systemd, arpownd drops to an unprivileged user
+# keeping exactly CAP_NET_RAW and CAP_NET_ADMIN, with no_new_privs, and
+# still answers, follows new interfaces and restores the sysctls at stop.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/topo.sh"
+trap cleanup EXIT
+seed_net
+uid=$(id -u arpownd 2>/dev/null || id -u nobody)
+write_conf "[global]"
+arpownd_start h -c "$CONF"
+st=/proc/$ARPOWND_PID/status
+expect_eq "$(awk '/^Uid:/ { print $2 "/" $3 "/" $4 "/" $5 }' "$st")" "$uid/$uid/$uid/$uid" "all uids are $uid"
+expect_eq "$(awk '/^Gid:/ { print $2 }' "$st")" "$(id -g "$(id -nu "$uid")")" "gid dropped"
+expect_eq "$(awk '/^CapEff:/ { print $2 }' "$st")" 0000000000003000 "CapEff holds exactly CAP_NET_RAW and CAP_NET_ADMIN"
+expect_eq "$(awk '/^CapPrm:/ { print $2 }' "$st")" 0000000000003000 "CapPrm likewise"
+expect_eq "$(awk '/^CapBnd:/ { print $2 }' "$st")" 0000000000003000 "bounding set reduced to the two"
+expect_eq "$(awk '/^NoNewPrivs:/ { print $2 }' "$st")" 1 "no_new_privs"
+grep -q "running as .* (uid $uid)" "$TMPDIR_T/arpownd.log" || fail "drop not logged"
+expect_reply c c0 10.0.0.1 "$MAC0" "unprivileged: answers"
+veth h eth3 sw p3
+bridge_add sw br0 p3
+addr_add h eth3 10.0.0.4/24
+MAC3=$(mac_of h eth3)
+answered_by() { ask c c0 "$1"; [ "$NREPLY" = 1 ] && [ "$MACS" = "$2" ]; }
+wait_for 3000 answered_by 10.0.0.4 "$MAC3" || fail "unprivileged: new eth3 not answered"
+expect_eq "$(sysctl_get h eth3 arp_ignore)" 8 "unprivileged: follows a new interface (sysctl set)"
+arpownd_stop
+expect_eq "$ARPOWND_RC" 0 "clean stop"
+expect_eq "$(sysctl_get h eth0 arp_ignore) $(sysctl_get h eth3 arp_ignore) $(sysctl_get h eth0 arp_announce)" \
+	"0 0 0" "unprivileged: sysctls restored at stop"
+
+# user = root keeps root (documented escape hatch); a missing user is refused
+write_conf "[global]
+user = no-such-user-arpownd"
+rc=0
+ns h "$ARPOWND" -c "$CONF" --state-dir "$ARPOWND_STATE_DIR" 2>"$TMPDIR_T/nouser.err" || rc=$?
+expect_eq "$rc" 77 "an unknown user: refused with exit 77"
+grep -q 'no-such-user-arpownd' "$TMPDIR_T/nouser.err" || fail "the error does not name the user"
+expect_eq "$(sysctl_get h eth0 arp_ignore)" 0 "and nothing changed"
