@@ -431,6 +431,8 @@ rtnl_learn(struct rtnl *r, int ifindex, uint32_t ip, const uint8_t mac[static 6]
 	 * PERMANENT) or nothing; read and drop them. */
 	while (mnl_socket_recvfrom(r->neigh, buf, sizeof(buf)) > 0)
 		;
+	/* attribute padding is not zeroed by every libmnl (valgrind) */
+	memset(buf, 0, sizeof(buf));
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_NEWNEIGH;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;

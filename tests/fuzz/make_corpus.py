@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Write the seed corpora for the libFuzzer targets (tests/fuzz/corpus/).
+
+Seeds are real shapes: a DLT_LINUX_SLL2 ARP request and its variants,
+rtnetlink link and address messages as the kernel lays them out, state
+files and configuration files.  Run from the top of the tree."""
+import os
+import struct
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+def put(kind, name, data):
+    d = os.path.join(TOP, kind)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def ip(s):
+    return bytes(int(x) for x in s.split("."))
+
+
+def sll2(body, ifindex=2, pkttype=1, src=b"\x02\x00\x00\x00\x00\x64"):
+    return struct.pack(">HHIHBB8s", 0x0806, 0, ifindex, 1, pkttype, 6, src + b"\0\0") + body
+
+
+def arp(op=1, sha=b"\x02\x00\x00\x00\x00\x64", sip="10.0.0.100", tip="10.0.0.1",
+        hrd=1, pro=0x0800, hln=6, pln=4):
+    return struct.pack(">HHBBH", hrd, pro, hln, pln, op) + sha + ip(sip) + b"\0" * 6 + ip(tip)
+
+
+put("frame", "request", sll2(arp()))
+put("frame", "request-eth1", sll2(arp(tip="10.0.0.2"), ifindex=3))
+put("frame", "probe", sll2(arp(sip="0.0.0.0")))
+put("frame", "system", sll2(arp(tip="10.0.0.1"), ifindex=4))
+put("frame", "subnet-out", sll2(arp(sip="192.168.1.1", tip="10.0.0.2"), ifindex=3))
+put("frame", "reply", sll2(arp(op=2)))
+put("frame", "hrd6", sll2(arp(hrd=6)))
+put("frame", "otherhost", sll2(arp(), pkttype=3))
+put("frame", "conflict", sll2(arp(sip="10.0.0.1", tip="10.0.0.2"), ifindex=3))
+put("frame", "padded", sll2(arp() + b"\0" * 18))
+
+
+def nla(t, payload):
+    n = 4 + len(payload)
+    return struct.pack("=HH", n, t) + payload + b"\0" * ((4 - n % 4) % 4)
+
+
+def nlmsg(t, payload, flags=0):
+    return struct.pack("=IHHII", 16 + len(payload), t, flags, 1, 0) + payload
+
+
+RTM_NEWLINK, RTM_DELLINK, RTM_NEWADDR, RTM_DELADDR = 16, 17, 20, 21
+IFLA_ADDRESS, IFLA_IFNAME, IFLA_AF_SPEC = 1, 3, 26
+conf = struct.pack("=32I", *([0] * 32))
+link = nlmsg(RTM_NEWLINK, struct.pack("=BxHiII", 0, 1, 2, 0x1043, 0xffffffff)
+             + nla(IFLA_IFNAME, b"eth0\0") + nla(IFLA_ADDRESS, b"\x02\0\0\0\0\x01")
+             + nla(IFLA_AF_SPEC, nla(2, nla(1, conf))))
+addr = nlmsg(RTM_NEWADDR, struct.pack("=BBBBI", 2, 24, 0, 0, 2)
+             + nla(1, ip("10.0.0.1")) + nla(2, ip("10.0.0.1")))
+put("rtnl", "newlink", link)
+put("rtnl", "newaddr", addr)
+put("rtnl", "batch", link + addr + nlmsg(RTM_DELADDR, addr[16:]) + nlmsg(RTM_DELLINK, link[16:]))
+put("rtnl", "dump-intr", nlmsg(RTM_NEWLINK, link[16:], flags=0x10))
+
+put("state", "two", "# arpownd\neth0 arp_ignore=0 arp_announce=0\neth1 arp_ignore=2\n")
+put("state", "announce-only", "eth2 arp_announce=1\n")
+put("state", "empty", "")
+
+with open(os.path.join(os.path.dirname(TOP), "..", "..", "conf", "arpownd.conf")) as f:
+    put("conf", "example", f.read())
+put("conf", "sections", "[global]\ninterfaces = eth* !eth9\nmode = subnet\narp_announce = keep\n"
+    "learn = no\nlog_level = debug\n\n[interface up]\nmatch = eth1\nmode = off\n")
+put("conf", "quoted", "[global]\ninterfaces = \"eth0 eth1\"\nuser = nobody\nsender_rate = 0\n")
