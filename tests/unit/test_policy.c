@@ -1,0 +1,156 @@
+/* test_policy.c — pol_decide over the seed's host, table-driven. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <cmocka.h>
+
+#include "policy.h"
+
+/* ifindex 1 lo (10.0.0.50 VIP), 2 eth0 10.0.0.1/24, 3 eth1 10.0.0.2/24,
+ * 4 eth2 10.1.0.1/24, 5 eth3 10.2.0.1/24 (unmanaged), 6 eth4 down
+ * 10.3.0.1/24, 7 eth5 mode off 10.4.0.1/24 */
+static struct tbl *
+host(int mode0, int mode1, int mode2)
+{
+	static const struct { int ifindex; const char *addr; uint8_t plen;
+	    bool managed; unsigned flags; } v[] = {
+		{ 1, "10.0.0.50", 32, false, IFF_UP | IFF_LOOPBACK },
+		{ 2, "10.0.0.1", 24, true, IFF_UP },
+		{ 3, "10.0.0.2", 24, true, IFF_UP },
+		{ 4, "10.1.0.1", 24, true, IFF_UP },
+		{ 5, "10.2.0.1", 24, false, IFF_UP },
+		{ 6, "10.3.0.1", 24, true, 0 },
+		{ 7, "10.4.0.1", 24, true, IFF_UP },
+	};
+	int modes[8] = { 0, POL_OWNER, mode0, mode1, mode2, POL_OWNER, POL_OWNER, POL_OFF };
+	struct tbl *t = tbl_new();
+	struct tbl_iface *ifp;
+	uint32_t a;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		ifp = tbl_iface_add(t, v[i].ifindex);
+		ifp->managed = v[i].managed;
+		ifp->flags = v[i].flags;
+		ifp->mode = modes[v[i].ifindex];
+		ifp->type = v[i].ifindex == 1 ? ARPHRD_LOOPBACK : ARPHRD_ETHER;
+		memset(ifp->mac, 0, 6);
+		ifp->mac[0] = 2;
+		ifp->mac[5] = (uint8_t)v[i].ifindex;
+		inet_pton(AF_INET, v[i].addr, &a);
+		tbl_addr_add(t, v[i].ifindex, a, v[i].plen);
+	}
+	return t;
+}
+
+struct c {
+	const char	*what;
+	int		 modes[3];	/* eth0, eth1, eth2 */
+	int		 ifindex;	/* arrival */
+	const char	*sip, *tip;
+	uint8_t		 sha_last;	/* 0x64: a stranger; 2..7: one of our NICs */
+	enum pol_verdict want;
+	int		 owner;		/* expected res.owner ifindex, 0 = none */
+};
+
+#define O POL_OWNER
+#define S POL_SUBNET
+#define Y POL_SYSTEM
+static const struct c cases[] = {
+	/* the seed: two NICs on one segment */
+	{ "eth0 asked for its own", { O, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "eth1 asked for eth0's", { O, O, O }, 3, "10.0.0.100", "10.0.0.1", 0x64, POL_OTHER_IFACE, 2 },
+	{ "eth1 asked for its own", { O, O, O }, 3, "10.0.0.100", "10.0.0.2", 0x64, POL_ANSWER, 3 },
+	/* the firewall */
+	{ "outside asks for inside", { O, O, O }, 4, "10.1.0.100", "10.0.0.1", 0x64, POL_OTHER_IFACE, 2 },
+	{ "outside asks for eth2's", { O, O, O }, 4, "10.1.0.100", "10.1.0.1", 0x64, POL_ANSWER, 4 },
+	{ "not ours at all", { O, O, O }, 2, "10.0.0.100", "10.0.0.99", 0x64, POL_NOT_LOCAL, 0 },
+	{ "lo VIP, owner", { O, O, O }, 2, "10.0.0.100", "10.0.0.50", 0x64, POL_OTHER_IFACE, 1 },
+	{ "lo VIP, system", { Y, O, O }, 2, "10.0.0.100", "10.0.0.50", 0x64, POL_OTHER_IFACE, 0 },
+	/* subnet */
+	{ "subnet: sender inside", { S, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "subnet: sender outside", { S, O, O }, 2, "192.168.1.1", "10.0.0.1", 0x64, POL_NOT_SUBNET, 2 },
+	{ "subnet: probe", { S, O, O }, 2, "0.0.0.0", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "owner: sender outside", { O, O, O }, 2, "192.168.1.1", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	/* system */
+	{ "system: eth2 for eth0's", { O, O, Y }, 4, "10.1.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "system: unmanaged holder", { O, O, Y }, 4, "10.1.0.100", "10.2.0.1", 0x64, POL_OTHER_IFACE, 0 },
+	{ "system: down holder", { O, O, Y }, 4, "10.1.0.100", "10.3.0.1", 0x64, POL_OTHER_IFACE, 0 },
+	{ "system: off holder", { O, O, Y }, 4, "10.1.0.100", "10.4.0.1", 0x64, POL_OTHER_IFACE, 0 },
+	{ "system: not local", { O, O, Y }, 4, "10.1.0.100", "10.9.9.9", 0x64, POL_NOT_LOCAL, 0 },
+	/* arrival interface */
+	{ "unknown ifindex", { O, O, O }, 99, "10.0.0.100", "10.0.0.1", 0x64, POL_UNKNOWN_IFACE, 0 },
+	{ "unmanaged arrival", { O, O, O }, 5, "10.2.0.100", "10.2.0.1", 0x64, POL_UNMANAGED, 0 },
+	{ "down arrival", { O, O, O }, 6, "10.3.0.100", "10.3.0.1", 0x64, POL_LINK_DOWN, 0 },
+	{ "mode off", { O, O, O }, 7, "10.4.0.100", "10.4.0.1", 0x64, POL_MODE_OFF, 0 },
+	/* senders using our addresses: checked before the target */
+	{ "stranger claims eth1's", { O, O, O }, 2, "10.0.0.2", "10.0.0.1", 0x64, POL_CONFLICT, 0 },
+	{ "stranger claims lo VIP", { O, O, O }, 2, "10.0.0.50", "10.0.0.1", 0x64, POL_CONFLICT, 0 },
+	{ "our eth1 asks, eth0 hears", { O, O, O }, 2, "10.0.0.2", "10.0.0.1", 3, POL_OWN_SENDER, 0 },
+	{ "probe is no conflict", { O, O, O }, 2, "0.0.0.0", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+};
+
+static void
+test_cases(void **state)
+{
+	struct pol_result res;
+	struct arp_req req;
+	enum pol_verdict v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct c *c = &cases[i];
+		struct tbl *t = host(c->modes[0], c->modes[1], c->modes[2]);
+
+		memset(&req, 0, sizeof(req));
+		req.ifindex = c->ifindex;
+		req.sha[0] = 2;
+		req.sha[5] = c->sha_last;
+		inet_pton(AF_INET, c->sip, &req.sip);
+		inet_pton(AF_INET, c->tip, &req.tip);
+		v = pol_decide(t, &req, &res);
+		if (v != c->want)
+			fail_msg("%s: got %s, want %s", c->what, pol_verdict_str(v),
+			    pol_verdict_str(c->want));
+		assert_int_equal(res.verdict, v);
+		if (c->owner && (res.owner == NULL || res.owner->ifindex != c->owner))
+			fail_msg("%s: owner %d, want %d", c->what,
+			    res.owner ? res.owner->ifindex : 0, c->owner);
+		if (v == POL_ANSWER && c->modes[0] != Y && c->modes[2] != Y)
+			assert_ptr_equal(res.in, res.owner);
+		tbl_free(t);
+	}
+}
+
+static void
+test_names(void **state)
+{
+	int m, i, j;
+
+	(void)state;
+	for (m = 0; m < POL_NMODES; m++)
+		assert_int_equal(pol_mode_parse(pol_mode_str(m)), m);
+	assert_int_equal(pol_mode_parse("Owner"), -1);
+	assert_int_equal(pol_mode_parse(""), -1);
+	assert_string_equal(pol_mode_str(POL_NMODES), "?");
+	for (i = 0; i < POL_NVERDICTS; i++)
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(pol_verdict_str(i), pol_verdict_str(j));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
