@@ -80,6 +80,8 @@ struct daemon {
 	int			 lock_fd;
 	bool			 started;	/* initial dump done: manage on events */
 	bool			 dumping;	/* no requests while a dump is read */
+	bool			 defer_save;	/* batch: save once at the end */
+	bool			 save_pending;
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
 	struct counters		 cnt;
@@ -114,14 +116,26 @@ want_mode(const struct daemon *d, const struct tbl_iface *ifp)
 }
 
 static int
-save_state(struct daemon *d)
+save_now(struct daemon *d)
 {
+	d->save_pending = false;
 	if (state_save(d->opts->state_dir, &d->st) == -1) {
 		log_warn("%s/%s: cannot save sysctl originals", d->opts->state_dir,
 		    STATE_FILE);
 		return -1;
 	}
 	return 0;
+}
+
+/* Saves that only forget records may wait for the end of a batch. */
+static int
+save_state(struct daemon *d)
+{
+	if (d->defer_save) {
+		d->save_pending = true;
+		return 0;
+	}
+	return save_now(d);
 }
 
 /*
@@ -155,7 +169,7 @@ sync_iface(struct daemon *d, struct tbl_iface *ifp, bool manage)
 		rec->arp_announce = ifp->arp_announce;
 		dirty = true;
 	}
-	if (dirty && save_state(d) == -1) {
+	if (dirty && save_now(d) == -1) {
 		/* no record, no change: a crash now must not lose the original */
 		if (ifp->managed)
 			return -1;
@@ -250,10 +264,49 @@ manage_cb(struct tbl_iface *ifp, void *arg)
 	return 0;
 }
 
+/* Record the originals of every interface about to be managed. */
+static int
+record_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct daemon *d = arg;
+	struct state_orig *rec;
+
+	if (ifp->managed || want_mode(d, ifp) < 0 || ifp->arp_ignore < 0)
+		return 0;
+	if ((rec = state_add(&d->st, ifp->name)) == NULL)
+		return 0;
+	if (rec->arp_ignore == STATE_NONE)
+		rec->arp_ignore = ifp->arp_ignore;
+	if (d->conf->arp_announce != CONF_ANNOUNCE_KEEP && rec->arp_announce == STATE_NONE)
+		rec->arp_announce = ifp->arp_announce;
+	d->save_pending = true;
+	return 0;
+}
+
+/*
+ * Apply the configuration to every interface.  With a thousand of them a
+ * save (and fsync) per interface would take seconds, so: every original
+ * first, in one save, before anything changes; then the changes; then
+ * one save of what was given back.
+ */
 static void
 manage_all(struct daemon *d)
 {
+	d->defer_save = true;
+	d->save_pending = false;
+	tbl_iface_each(d->tbl, record_cb, d);
+	d->defer_save = false;
+	if (d->save_pending && save_now(d) == -1) {
+		/* no record, no change: forget what is not on disk */
+		state_clear(&d->st);
+		(void)state_load(d->opts->state_dir, &d->st);
+		return;
+	}
+	d->defer_save = true;
 	tbl_iface_each(d->tbl, manage_cb, d);
+	d->defer_save = false;
+	if (d->save_pending)
+		(void)save_state(d);
 }
 
 struct tally {
@@ -519,7 +572,7 @@ learn_allowed(struct daemon *d)
 static bool
 bucket_take(struct bucket *b, long rate, ev_tstamp now)
 {
-	double burst = rate / 10.0 < 10 ? 10 : rate / 10.0;
+	double burst = (double)rate / 10.0 < 10 ? 10 : (double)rate / 10.0;
 
 	b->tokens += (now - b->last) * (double)rate;
 	if (b->tokens > burst)
@@ -542,8 +595,8 @@ rate_allowed(struct daemon *d, uint32_t sip)
 		b = &d->senders[(ntohl(sip) * 2654435761u) >> 20];
 		if (b->key != sip) {	/* a new sender takes the slot, full */
 			b->key = sip;
-			b->tokens = d->conf->sender_rate / 10.0 < 10 ? 10 :
-			    d->conf->sender_rate / 10.0;
+			b->tokens = (double)d->conf->sender_rate / 10.0 < 10 ? 10 :
+			    (double)d->conf->sender_rate / 10.0;
 			b->last = now;
 		}
 		if (!bucket_take(b, d->conf->sender_rate, now)) {
@@ -797,17 +850,18 @@ static void
 check_conf_all(void)
 {
 	static const char *const keys[] = { "arp_ignore", "arp_announce" };
-	char path[64];
+	char path[64], buf[32];
 	size_t i;
 	FILE *f;
-	int v;
+	long v;
 
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/all/%s", keys[i]);
 		if ((f = fopen(path, "re")) == NULL)
 			continue;
-		if (fscanf(f, "%d", &v) == 1 && v > 0)
-			log_warnx("net.ipv4.conf.all.%s is %d: the kernel applies it to "
+		if (fgets(buf, sizeof(buf), f) != NULL &&
+		    (v = strtol(buf, NULL, 10)) > 0)
+			log_warnx("net.ipv4.conf.all.%s is %ld: the kernel applies it to "
 			    "every interface, including the ones arpownd does not "
 			    "manage; arpownd leaves it alone", keys[i], v);
 		fclose(f);
@@ -946,7 +1000,10 @@ daemon_run(const struct daemon_opts *o)
 
 	notify_send("STOPPING=1");
 	/* restore first, then close the capture: never deaf */
+	d->defer_save = true;
 	tbl_iface_each(d->tbl, unmanage_cb, d);
+	d->defer_save = false;
+	(void)save_state(d);
 	if (d->exit_code == EX_OK && d->st.n == 0)
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
 		    "stopped; every sysctl restored");

@@ -39,8 +39,17 @@ stderr_is_journal(void)
 	const char *e = getenv("JOURNAL_STREAM");
 	unsigned long long dev, ino;
 	struct stat sb;
+	char *end;
 
-	if (e == NULL || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
+	if (e == NULL)
+		return 0;
+	errno = 0;
+	dev = strtoull(e, &end, 10);
+	if (errno != 0 || end == e || *end != ':')
+		return 0;
+	e = end + 1;
+	ino = strtoull(e, &end, 10);
+	if (errno != 0 || end == e || *end != '\0')
 		return 0;
 	if (fstat(STDERR_FILENO, &sb) == -1)
 		return 0;
@@ -126,8 +135,8 @@ emit(int prio, const struct log_ctx *ctx, const char *msg)
 #define LOG_RL_INTERVAL	10
 
 static struct {
-	uint32_t	hash;
 	time_t		last;
+	uint32_t	hash;
 	unsigned	suppressed;
 } log_rl[LOG_RL_SLOTS];
 
@@ -201,7 +210,7 @@ name(const char *fmt, ...)					\
 	int saved = errno;					\
 								\
 	va_start(ap, fmt);					\
-	vlog(prio, NULL, witherr ? saved : 0, fmt, ap);		\
+	vlog(prio, NULL, (witherr) ? saved : 0, fmt, ap);	\
 	va_end(ap);						\
 	errno = saved;						\
 }

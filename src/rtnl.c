@@ -24,7 +24,7 @@
 #include "rtnl.h"
 
 /* Dumps come in messages of up to 32 KiB on current kernels. */
-#define RTNL_BUFSIZE	(64 * 1024)
+#define RTNL_BUFSIZE	((size_t)64 * 1024)
 #define RTNL_EVBUF	(8 * 1024 * 1024)
 
 struct rtnl {
@@ -221,7 +221,7 @@ rtnl_open(void)
 	 * does anyway (ENOBUFS) we re-dump.  The test hook shrinks the buffer
 	 * so the fault tests can provoke an overrun cheaply. */
 	if ((test = getenv("ARPOWND_TEST_NLBUF")) != NULL)
-		sz = atoi(test);
+		sz = (int)strtol(test, NULL, 10);
 	fd = mnl_socket_get_fd(r->ev);
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) == -1)
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));

@@ -48,7 +48,7 @@ state_add(struct state *st, const char *name)
 	}
 	o = &st->v[st->n++];
 	memset(o, 0, sizeof(*o));
-	strcpy(o->name, name);
+	memcpy(o->name, name, strlen(name) + 1);	/* length checked above */
 	o->arp_ignore = o->arp_announce = STATE_NONE;
 	return o;
 }

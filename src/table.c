@@ -40,7 +40,8 @@ tbl_new(void)
 		return NULL;
 	t->ifcap = 16;
 	t->cap = 64;
-	t->ifs = calloc(t->ifcap, sizeof(*t->ifs));
+	/* an array of pointers: sizeof a pointer is meant */
+	t->ifs = calloc(t->ifcap, sizeof(*t->ifs));	/* NOLINT(bugprone-sizeof-expression) */
 	t->slots = calloc(t->cap, sizeof(*t->slots));
 	if (t->ifs == NULL || t->slots == NULL) {
 		tbl_free(t);
@@ -89,7 +90,7 @@ if_grow(struct tbl *t)
 	struct tbl_iface **old = t->ifs;
 	size_t i, oldcap = t->ifcap;
 
-	if ((t->ifs = calloc(oldcap * 2, sizeof(*t->ifs))) == NULL) {
+	if ((t->ifs = calloc(oldcap * 2, sizeof(*t->ifs))) == NULL) {	/* NOLINT(bugprone-sizeof-expression) */
 		t->ifs = old;
 		return -1;
 	}

@@ -5,6 +5,10 @@
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
 need_cmd valgrind
+if [ -n "${ARPOWND_SANITIZED:-}" ]; then
+	echo "SKIP: this build is instrumented by ASan, which valgrind cannot run"
+	exit 77
+fi
 seed_net
 write_conf "[global]"
 VG=$TMPDIR_T/valgrind.log
