@@ -15,8 +15,11 @@ void cap_close(struct cap *c);
 int cap_fd(const struct cap *c);
 /* Hand up to budget pending frames (DLT_LINUX_SLL2) to fn; count or -1. */
 int cap_dispatch(struct cap *c, int budget, cap_fn *fn, void *arg);
-/* Send a frame out of ifindex; 0 or -1 with errno. */
-int cap_send(struct cap *c, int ifindex, const uint8_t *frame, size_t len);
+/* Queue a frame (at most ARP_FRAME_LEN bytes) to go out of ifindex;
+ * sent by cap_flush, or at once when the queue is full. */
+void cap_send(struct cap *c, int ifindex, const uint8_t *frame, size_t len);
+/* Send what is queued in one sendmmsg; the number that failed (errno set). */
+int cap_flush(struct cap *c);
 /* Frames the kernel dropped because we were too slow (pcap_stats). */
 unsigned cap_drops(struct cap *c);
 

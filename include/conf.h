@@ -10,6 +10,7 @@
 #define CONF_ANNOUNCE_KEEP	(-1)
 #define CONF_DEFAULT_SENDER_RATE 1000	/* replies/s to one sender IP */
 #define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */
+#define CONF_DEFAULT_BUSY_POLL	100	/* microseconds */
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -36,6 +37,7 @@ struct conf {
 	char			*user;		/* to drop to when started as root */
 	long			 sender_rate;	/* 0 = no limit */
 	long			 total_rate;	/* 0 = no limit */
+	long			 busy_poll_us;	/* keep polling after a frame; 0 = off */
 	struct conf_iface	*sections;
 	size_t			 nsections;
 };

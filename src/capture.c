@@ -6,6 +6,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -15,15 +16,23 @@
 
 #include "capture.h"
 
+#define CAP_TXQ		64	/* replies sent per sendmmsg */
+
 /* Room for ~16k frames (40 ms at 400k/s) while the loop is elsewhere;
  * the ring is mapped, so its size is RSS: keep it small. */
 #define CAP_BUFSIZE	(4 * 1024 * 1024)
 
 struct cap {
-	pcap_t	*p;
-	int	 fd;		/* AF_PACKET socket, send only */
-	cap_fn	*fn;
-	void	*arg;
+	pcap_t			*p;
+	int			 fd;	/* AF_PACKET socket, send only */
+	cap_fn			*fn;
+	void			*arg;
+	/* replies of one capture batch leave in one system call */
+	unsigned		 nq;
+	uint8_t			 frames[CAP_TXQ][64];
+	struct sockaddr_ll	 to[CAP_TXQ];
+	struct iovec		 iov[CAP_TXQ];
+	struct mmsghdr		 msg[CAP_TXQ];
 };
 
 struct cap *
@@ -79,6 +88,13 @@ cap_open(char *err, size_t errlen)
 		snprintf(err, errlen, "AF_PACKET socket: %s", strerror(errno));
 		goto fail;
 	}
+	/* A reply needs no queueing discipline: straight to the driver, as
+	 * the kernel's own ARP replies nearly do (it measured ~25% here). */
+	{
+		int one = 1;
+
+		(void)setsockopt(c->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	}
 	return c;
 fail:
 	cap_close(c);
@@ -119,21 +135,55 @@ cap_dispatch(struct cap *c, int budget, cap_fn *fn, void *arg)
 	return pcap_dispatch(c->p, budget, handler, (u_char *)c);
 }
 
-int
+void
 cap_send(struct cap *c, int ifindex, const uint8_t *frame, size_t len)
 {
-	struct sockaddr_ll sll;
+	struct sockaddr_ll *sll = &c->to[c->nq];
+	struct mmsghdr *m = &c->msg[c->nq];
 
-	memset(&sll, 0, sizeof(sll));
-	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = ifindex;
-	sll.sll_protocol = htons(ETH_P_ARP);
-	sll.sll_halen = 6;
-	memcpy(sll.sll_addr, frame, 6);
-	if (sendto(c->fd, frame, len, MSG_DONTWAIT, (struct sockaddr *)&sll,
-	    sizeof(sll)) == -1)
-		return -1;
-	return 0;
+	if (len > sizeof(c->frames[0]))
+		return;
+	memcpy(c->frames[c->nq], frame, len);
+	memset(sll, 0, sizeof(*sll));
+	sll->sll_family = AF_PACKET;
+	sll->sll_ifindex = ifindex;
+	sll->sll_protocol = htons(ETH_P_ARP);
+	sll->sll_halen = 6;
+	memcpy(sll->sll_addr, frame, 6);
+	c->iov[c->nq].iov_base = c->frames[c->nq];
+	c->iov[c->nq].iov_len = len;
+	memset(m, 0, sizeof(*m));
+	m->msg_hdr.msg_name = sll;
+	m->msg_hdr.msg_namelen = sizeof(*sll);
+	m->msg_hdr.msg_iov = &c->iov[c->nq];
+	m->msg_hdr.msg_iovlen = 1;
+	if (++c->nq == CAP_TXQ)
+		(void)cap_flush(c);
+}
+
+int
+cap_flush(struct cap *c)
+{
+	unsigned done = 0;
+	int n, failed = 0, saved = 0;
+
+	while (done < c->nq) {
+		n = sendmmsg(c->fd, c->msg + done, c->nq - done, MSG_DONTWAIT);
+		if (n > 0) {
+			done += (unsigned)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		/* the first frame failed (ENETDOWN, ENXIO: its interface is
+		 * going): count it and go on with the rest */
+		saved = errno;
+		failed++;
+		done++;
+	}
+	c->nq = 0;
+	errno = saved;
+	return failed;
 }
 
 unsigned

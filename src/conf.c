@@ -361,6 +361,18 @@ k_total_rate(struct conf *c, struct conf_iface *s, const char *v, const char **w
 }
 
 static int
+k_busy_poll(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	long n = parse_uint(v, 10000);
+
+	(void)s;
+	if (n < 0)
+		return *why = "must be a whole number of microseconds, 0 to 10000", -1;
+	c->busy_poll_us = n;
+	return 0;
+}
+
+static int
 k_match(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
 	(void)c;
@@ -385,6 +397,7 @@ static const struct key global_keys[] = {
 	{ "user", k_user },
 	{ "sender_rate", k_sender_rate },
 	{ "total_rate", k_total_rate },
+	{ "busy_poll_us", k_busy_poll },
 	{ NULL, NULL }
 };
 
@@ -503,6 +516,7 @@ conf_defaults(void)
 	c->log_level = LOG_INFO;
 	c->sender_rate = CONF_DEFAULT_SENDER_RATE;
 	c->total_rate = CONF_DEFAULT_TOTAL_RATE;
+	c->busy_poll_us = CONF_DEFAULT_BUSY_POLL;
 	c->ifaces = calloc(1, sizeof(*c->ifaces));
 	c->user = strdup("arpownd");
 	if (c->ifaces == NULL || c->user == NULL ||
@@ -674,6 +688,7 @@ conf_print(const struct conf *c, FILE *f)
 	fprintf(f, "user = %s\n", c->user);
 	fprintf(f, "sender_rate = %ld\n", c->sender_rate);
 	fprintf(f, "total_rate = %ld\n", c->total_rate);
+	fprintf(f, "busy_poll_us = %ld\n", c->busy_poll_us);
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);
 		print_globs(f, c->sections[i].match, c->sections[i].nmatch);

@@ -30,6 +30,7 @@
 
 #define ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
+#define SPIN_MAX		2e-3	/* and never longer than this in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_SLOTS		256	/* remembered conflicting addresses */
 #define SENDER_SLOTS		4096	/* per-sender rate buckets, shared on collision */
@@ -51,7 +52,7 @@ struct counters {
 	unsigned long long	rx;
 	unsigned long long	reason[ARP_NREASONS];
 	unsigned long long	verdict[POL_NVERDICTS];
-	unsigned long long	send_err;
+	unsigned long long	send_err, cap_err;
 	unsigned long long	learned;
 	unsigned long long	resyncs;
 	unsigned long long	limited_sender, limited_total;
@@ -658,12 +659,7 @@ on_frame(const uint8_t *pkt, size_t caplen, void *arg)
 		 * modes that is the owner; in system mode it is what the
 		 * kernel's weak-host reply looks like. */
 		len = arp_build_reply(&req, res.in->mac, reply);
-		if (cap_send(d->cap, req.ifindex, reply, len) == -1) {
-			d->cnt.send_err++;
-			log_debug("%s: reply for %s: %s", res.in->name,
-			    log_ip(req.tip), strerror(errno));
-			return;
-		}
+		cap_send(d->cap, req.ifindex, reply, len);
 		if (log_enabled(LOG_DEBUG)) {
 			struct log_ctx lc = { MSGID_ANSWER, res.in->name, req.tip,
 			    req.sip, req.sha };
@@ -701,14 +697,36 @@ cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	/* Netlink first: an address deleted must never be answered after
-	 * its RTM_DELADDR could have been read. */
-	if (rtnl_read(d->rtnl, on_rtnl_msg, d) == 1 && resync(d) == 0)
-		manage_all(d);
-	if (cap_dispatch(d->cap, CAP_BUDGET, on_frame, d) == -1) {
-		/* an interface vanishing mid-read is not a reason to stop */
-		d->cnt.send_err++;
-		log_debug("capture read failed");
+	ev_tstamp start = ev_time(), last = start, now;
+	int n, failed;
+
+	/*
+	 * Waking a sleeping process costs tens of microseconds on an idle
+	 * machine, the kernel's own reply none: so after a frame, keep polling
+	 * for busy_poll_us before going back to sleep.  An idle host pays
+	 * nothing; a busy one answers without a wake-up per request.  Bounded
+	 * by SPIN_MAX so that signals and timers are never held up.
+	 */
+	for (;;) {
+		/* Netlink first: an address deleted must never be answered
+		 * after its RTM_DELADDR could have been read. */
+		if (rtnl_read(d->rtnl, on_rtnl_msg, d) == 1 && resync(d) == 0)
+			manage_all(d);
+		if ((n = cap_dispatch(d->cap, CAP_BUDGET, on_frame, d)) == -1) {
+			/* an interface vanishing mid-read is no reason to stop */
+			d->cnt.cap_err++;
+			log_warnx("capture: read failed; carrying on");
+		}
+		if ((failed = cap_flush(d->cap)) > 0) {
+			d->cnt.send_err += (unsigned)failed;
+			log_warn("capture: %d replies not sent", failed);
+		}
+		now = ev_time();
+		if (n > 0)
+			last = now;
+		else if (now - last > (double)d->conf->busy_poll_us * 1e-6 ||
+		    now - start > SPIN_MAX)
+			break;
 	}
 }
 
@@ -744,10 +762,10 @@ dump_state(struct daemon *d)
 	tbl_iface_each(d->tbl, dump_iface_cb, d);
 	log_info("counters: received %llu answered %llu send-errors %llu "
 	    "learned %llu resyncs %llu capture-drops %u rate-limited-sender %llu "
-	    "rate-limited-total %llu", c->rx,
+	    "rate-limited-total %llu capture-errors %llu", c->rx,
 	    c->verdict[POL_ANSWER] - c->limited_sender - c->limited_total,
 	    c->send_err, c->learned, c->resyncs, cap_drops(d->cap),
-	    c->limited_sender, c->limited_total);
+	    c->limited_sender, c->limited_total, c->cap_err);
 	for (i = 1; i < ARP_NREASONS; i++)
 		if (c->reason[i])
 			log_info("counters: dropped %s %llu", arp_reason_str(i),

@@ -70,6 +70,7 @@ test_defaults_equal_example(void **state)
 	assert_string_equal(e->user, d->user);
 	assert_int_equal(e->sender_rate, d->sender_rate);
 	assert_int_equal(e->total_rate, d->total_rate);
+	assert_int_equal(e->busy_poll_us, d->busy_poll_us);
 	assert_int_equal(e->nsections, 0);
 	assert_int_equal(d->mode, POL_OWNER);
 	assert_int_equal(d->arp_announce, 2);
@@ -165,6 +166,7 @@ static const struct bad bad[] = {
 	{ "[global]\nsender_rate = -5\n", 1, "whole number" },
 	{ "[global]\ntotal_rate = 1e3\n", 1, "whole number" },
 	{ "[global]\nuser = a b\n", 1, "must be a user name" },
+	{ "[global]\nbusy_poll_us = 20000\n", 1, "0 to 10000" },
 	{ "[global]\nmode = OWNER\n", 1, "must be one of" },
 	{ "[global]\nmode = ownr\narp_announce = 9\nlearn = perhaps\n", 3, "mode = ownr" },
 	{ "[global]\nfoo\n", 1, "syntax error" },

@@ -1,0 +1,178 @@
+#!/bin/bash
+# make bench: the kernel's own ARP responder and arpownd, side by side on
+# the same veth pair, in one run; then arpownd with 1,000 interfaces and
+# 100,000 addresses.  Prints a markdown table (also to $BENCH_OUT if set).
+# Every flood is bounded in count and time; everything lives in namespaces
+# this script makes and removes.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../integration/lib.sh"
+trap cleanup EXIT
+need_netns
+REACT=${top_builddir:-.}/tests/bench/react
+[ -x "$REACT" ] || fail "build tests/bench/react first (make bench does)"
+
+ns_new h
+ns_new c
+veth h hv c cv
+addr_add h hv 10.0.0.1/24
+addr_add c cv 10.0.0.100/24
+for n in h c; do
+	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null
+done
+CONF=$TMPDIR_T/bench.conf
+# limits off: the benchmark measures the responder, not the rate limiter;
+# debug off: nothing per packet is logged
+printf '[global]\nlog_level = warning\nsender_rate = 0\ntotal_rate = 0\n' >"$CONF"
+wait_for 3000 ns c "$ARPC" -q -i cv -w 100 10.0.0.1 >/dev/null || fail "veth pair not up"
+
+ROWS=()
+row() { ROWS+=("| $1 | $2 | $3 | $4 | $5 | $6 |"); }
+ratio() { awk -v a="$1" -v k="$2" 'BEGIN { if (k + 0 > 0) printf "%.2f", a / k; else print "-" }'; }
+field() { sed -n "s/.* $1 \([0-9.]*\).*/\1/p" <<<"$2"; }
+
+# --- ping-pong: one request in flight, 10,000 of them
+pingpong() {
+	local out
+	out=$(ns c "$ARPC" -q -i cv --pingpong -c 10000 --wait-reply 100 -t 20000 10.0.0.1)
+	PP50=$(field p50 "$out")
+	PP99=$(field p99 "$out")
+}
+
+# --- offered load for 2 s, with a 1,000/s ping-pong probe beside it for p99
+load() {
+	local r=$1 out probe sent recv
+	bg_run c "$ARPC" -q -i cv -s 10.0.0.101 --pingpong -r 1000 -c 1800 --wait-reply 50 -t 4000 \
+		10.0.0.1 >"$TMPDIR_T/probe.out" 2>&1
+	probe=$LAST_PID
+	out=$(ns c "$ARPC" -q -i cv --stats -r "$r" -c $((2 * r)) -w 300 -t 6000 10.0.0.1)
+	wait "$probe"
+	sent=$(sed -n 's/^sent \([0-9]*\) .*/\1/p' <<<"$out")
+	recv=$(sed -n 's/^sent [0-9]* received \([0-9]*\).*/\1/p' <<<"$out")
+	LOSS=$(awk -v s="$sent" -v r="$recv" 'BEGIN { printf "%.3f", s ? 100 * (s - r) / s : 100 }')
+	RATE=$(field achieved_rate "$out")
+	LP99=$(field p99 "$(cat "$TMPDIR_T/probe.out")")
+}
+
+# --- reaction to an address added / deleted, 50 times
+react() {
+	local idx out
+	idx=$(ns h cat /sys/class/net/hv/ifindex)
+	out=$("$REACT" "${NS_PREFIX}h" "$idx" "${NS_PREFIX}c" cv 10.0.0.9/24 50)
+	RADD=$(sed -n 's/^add_us p50 \([0-9.]*\) max \([0-9.]*\).*/\1 (max \2)/p' <<<"$out")
+	RDEL=$(sed -n 's/.*del_us p50 \([0-9.]*\) max \([0-9.]*\).*/\1 (max \2)/p' <<<"$out")
+}
+
+measure() {
+	pingpong
+	eval "$1_PP50=$PP50 $1_PP99=$PP99"
+	for r in 50000 200000 400000; do
+		load "$r"
+		eval "$1_LOSS_$r=$LOSS $1_RATE_$r=$RATE $1_LP99_$r=$LP99"
+	done
+	react
+	eval "$1_RADD='$RADD' $1_RDEL='$RDEL'"
+}
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# Start arpownd in ns h as a service would (no -d: nothing logged per
+# packet), wait for READY=1; DPID, READY_MS.  It drops to an unprivileged
+# user, so the notify socket must be writable by it.
+NRUN=0
+bench_start() {
+	local sock=$TMPDIR_T/bench$NRUN.sock s0 s1
+	NOTIFY_LOG=$TMPDIR_T/bench$NRUN.notify
+	NRUN=$((NRUN + 1))
+	"$ARPC" --notify-listen "$sock" --notify-timeout 300000 >"$NOTIFY_LOG" 2>&1 &
+	_track $!
+	wait_for 2000 test -S "$sock" || fail "notify listener"
+	chmod 666 "$sock"
+	s0=${EPOCHREALTIME/[.,]/}
+	bg_run h env NOTIFY_SOCKET="$sock" "$ARPOWND" -c "$CONF" --state-dir "$ARPOWND_STATE_DIR" \
+		>>"$TMPDIR_T/arpownd.log" 2>&1
+	DPID=$LAST_PID
+	until grep -q READY=1 "$NOTIFY_LOG"; do
+		kill -0 "$DPID" 2>/dev/null || fail "arpownd died before READY; $(tail -n 5 "$TMPDIR_T/arpownd.log")"
+		[ $(( ${EPOCHREALTIME/[.,]/} - s0 )) -lt 60000000 ] || fail "no READY=1 in 60 s"
+		sleep 0.001
+	done
+	s1=${EPOCHREALTIME/[.,]/}
+	READY_MS=$(( (s1 - s0) / 1000 ))
+}
+
+bench_stop() {
+	local s0=${EPOCHREALTIME/[.,]/}
+	kill -TERM "$DPID"
+	wait "$DPID" || true
+	STOP_MS=$(( (${EPOCHREALTIME/[.,]/} - s0) / 1000 ))
+}
+
+echo "== kernel"
+measure K
+echo "== arpownd"
+bench_start
+READY1_MS=$READY_MS
+measure A
+t0=$(cpu_ticks "$DPID")
+out=$(ns c "$ARPC" -q -i cv --stats -r 100000 -c 400000 -w 300 -t 8000 10.0.0.1)
+t1=$(cpu_ticks "$DPID")
+answered=$(sed -n 's/^sent [0-9]* received \([0-9]*\).*/\1/p' <<<"$out")
+CPU=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$answered" \
+	'BEGIN { printf "%.3f", n ? t / hz / (n / 100000) : 0 }')
+RSS1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status")
+bench_stop
+
+# --- scale: 500 veth pairs = 1,000 interfaces, 100 addresses each, plus hv
+echo "== scale: building 1,000 interfaces and 100,000 addresses"
+b=$TMPDIR_T/scale.batch
+{
+	for i in $(seq 0 499); do echo "link add s${i}a type veth peer name s${i}b"; done
+	for i in $(seq 0 499); do echo "link set s${i}a up"; echo "link set s${i}b up"; done
+	for k in $(seq 0 999); do
+		if [ $((k % 2)) = 0 ]; then n=s$((k / 2))a; else n=s$((k / 2))b; fi
+		for j in $(seq 1 100); do echo "addr add 10.$((64 + k / 256)).$((k % 256)).$j/32 dev $n"; done
+	done
+	for j in $(seq 2 100); do echo "addr add 10.0.1.$j/32 dev hv"; done
+} >"$b"
+ns h ip -batch "$b" || fail "ip -batch"
+NADDR=$(ns h ip -4 -o addr show | wc -l)
+NIF=$(ns h ip -o link show | grep -vc ': lo:')
+bench_start
+dp=$DPID
+RSS=$(awk '/^VmRSS:/ { print $2 }' "/proc/$dp/status")
+MANAGED=$(grep -o 'STATUS=answering ARP on [0-9]* interfaces for [0-9]* addresses' "$NOTIFY_LOG" | tail -n 1)
+pingpong
+S_PP50=$PP50
+S_PP99=$PP99
+bench_stop
+restored=$(ns h sh -c 'grep -l 8 /proc/sys/net/ipv4/conf/s*/arp_ignore 2>/dev/null | wc -l')
+
+met() { awk -v v="$1" -v lim="$2" 'BEGIN { print (v + 0 <= lim + 0) ? "yes" : "**no**" }'; }
+row "ping-pong p50 (us)" "$K_PP50" "$A_PP50" "$(ratio "$A_PP50" "$K_PP50")" "<= 2.5x kernel" \
+	"$(met "$(ratio "$A_PP50" "$K_PP50")" 2.5)"
+row "ping-pong p99 (us)" "$K_PP99" "$A_PP99" "$(ratio "$A_PP99" "$K_PP99")" "" ""
+for r in 50000 200000 400000; do
+	eval "kl=\$K_LOSS_$r al=\$A_LOSS_$r kr=\$K_RATE_$r ar=\$A_RATE_$r kp=\$K_LP99_$r ap=\$A_LP99_$r"
+	case $r in 200000) tgt="0 %"; ok=$(met "$al" 0) ;; 400000) tgt="<= 0.1 %"; ok=$(met "$al" 0.1) ;; *) tgt=""; ok="" ;; esac
+	row "loss at $((r / 1000))k/s offered (achieved $ar/s)" "$kl %" "$al %" "" "$tgt" "$ok"
+	row "p99 under $((r / 1000))k/s (us)" "$kp" "$ap" "$(ratio "$ap" "$kp")" "" ""
+done
+row "address added -> first answer (us, p50)" "$K_RADD" "$A_RADD" "" "<= 1000" "$(met "${A_RADD%% *}" 1000)"
+row "address deleted -> last answer (us, p50)" "$K_RDEL" "$A_RDEL" "" "<= 1000" "$(met "${A_RDEL%% *}" 1000)"
+row "daemon CPU s per 100k answered" "n/a (softirq)" "$CPU" "" "" ""
+row "RSS, 1 interface (KiB)" "-" "$RSS1" "" "" ""
+row "time to READY, 1 interface (ms)" "-" "$READY1_MS" "" "" ""
+row "scale: time to READY (ms)" "-" "$READY_MS" "" "<= 1000" "$(met "$READY_MS" 1000)"
+row "scale: RSS (KiB)" "-" "$RSS" "" "< 16384" "$(met "$RSS" 16383)"
+row "scale: ping-pong p50 (us) vs 1 address" "$A_PP50" "$S_PP50" "$(ratio "$S_PP50" "$A_PP50")" "<= 1.10x" \
+	"$(met "$(ratio "$S_PP50" "$A_PP50")" 1.10)"
+row "scale: stop, 1,000 interfaces restored (ms)" "-" "$STOP_MS" "" "" ""
+
+{
+	echo "arpownd benchmark, $(date -u +%Y-%m-%d), $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)"
+	echo "scale run: $NIF interfaces, $NADDR IPv4 addresses in the namespace; daemon: ${MANAGED#STATUS=}; still at 8 after stop: $restored"
+	echo
+	echo "| metric | kernel | arpownd | ratio | target | met |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	printf '%s\n' "${ROWS[@]}"
+} | tee "${BENCH_OUT:-/dev/null}"
