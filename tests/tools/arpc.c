@@ -67,7 +67,7 @@ struct opts {
 	unsigned long	 count, vary;
 	double		 rate;
 	unsigned long	 wait_ms, limit_ms, wait_reply_ms;
-	bool		 quiet, hex, verbose, pingpong, stats;
+	bool		 quiet, hex, verbose, pingpong, stats, busy;
 	const char	*notify_path;
 	unsigned long	 notify_timeout_ms;
 };
@@ -119,6 +119,7 @@ static const char usage_text[] =
 "  -x              after each reply line, print \"frame LEN HEXBYTES\"\n"
 "  -v              also report ARP frames received that were not replies to us\n"
 "  --pingpong      send each request after the previous reply (or timeout)\n"
+"  --busy          with --pingpong: spin while waiting instead of sleeping\n"
 "                  and report round-trip percentiles\n"
 "  --wait-reply MS --pingpong per-request timeout (default 100)\n"
 "  --stats         add achieved_rate (requests/s), send_ms and rx_drops\n"
@@ -299,7 +300,7 @@ parse_ip(const char *s, const char *what)
 
 enum {
 	OPT_HRD = 256, OPT_PRO, OPT_HLN, OPT_PLN, OPT_TRUNCATE, OPT_PAD,
-	OPT_GARBAGE, OPT_VARY, OPT_PINGPONG, OPT_WAIT_REPLY, OPT_STATS,
+	OPT_GARBAGE, OPT_VARY, OPT_PINGPONG, OPT_WAIT_REPLY, OPT_STATS, OPT_BUSY,
 	OPT_NOTIFY_LISTEN, OPT_NOTIFY_TIMEOUT, OPT_HELP
 };
 
@@ -313,6 +314,7 @@ static const struct option long_opts[] = {
 	{ "garbage",		required_argument, NULL, OPT_GARBAGE },
 	{ "vary",		required_argument, NULL, OPT_VARY },
 	{ "pingpong",		no_argument,	   NULL, OPT_PINGPONG },
+	{ "busy",		no_argument,	   NULL, OPT_BUSY },
 	{ "wait-reply",		required_argument, NULL, OPT_WAIT_REPLY },
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
 	{ "notify-listen",	required_argument, NULL, OPT_NOTIFY_LISTEN },
@@ -423,6 +425,9 @@ parse_args(int argc, char **argv)
 			break;
 		case 'v':
 			O.verbose = true;
+			break;
+		case OPT_BUSY:
+			O.busy = true;
 			break;
 		case OPT_PINGPONG:
 			O.pingpong = true;
@@ -958,7 +963,10 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 			now = now_ns();
 			if (now >= wait_end || now >= deadline)
 				break;
-			wait_rx(wait_end < deadline ? wait_end : deadline);
+			/* --busy: spin, so the round trip measures the
+			 * responder and not this process's own wake-up */
+			if (!O.busy)
+				wait_rx(wait_end < deadline ? wait_end : deadline);
 		}
 		pp_waiting = false;
 		if (pp_got)
