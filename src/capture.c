@@ -122,7 +122,7 @@ cap_fd(const struct cap *c)
 static void
 handler(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
-	struct cap *c = (struct cap *)user;
+	struct cap *c = (void *)user;	/* our own pointer, handed back */
 
 	c->fn(bytes, h->caplen, c->arg);
 }

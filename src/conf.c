@@ -475,6 +475,9 @@ read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *ke
 /* iniparser's own syntax errors arrive here; it has no context argument. */
 static struct ctx *cur_ctx;
 
+static int ini_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int default_ini_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static int
 ini_error(const char *fmt, ...)
 {

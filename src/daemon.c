@@ -86,10 +86,9 @@ struct daemon {
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
 	struct counters		 cnt;
-	double			 learn_tokens;
-	ev_tstamp		 learn_last;
 	struct conflict		 conflicts[CONFLICT_SLOTS];
-	struct bucket		 total, senders[SENDER_SLOTS];
+	/* last = 0: every bucket starts full */
+	struct bucket		 total, learn, senders[SENDER_SLOTS];
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
 	ev_timer		 watchdog, check;
@@ -554,23 +553,6 @@ rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
  */
 
 static bool
-learn_allowed(struct daemon *d)
-{
-	ev_tstamp now = ev_now(d->loop);
-
-	d->learn_tokens += (now - d->learn_last) * LEARN_RATE;
-	if (d->learn_tokens > LEARN_RATE)
-		d->learn_tokens = LEARN_RATE;
-	d->total.last = ev_now(d->loop);
-	d->total.tokens = (double)d->conf->total_rate;
-	d->learn_last = now;
-	if (d->learn_tokens < 1)
-		return false;
-	d->learn_tokens -= 1;
-	return true;
-}
-
-static bool
 bucket_take(struct bucket *b, long rate, ev_tstamp now)
 {
 	double burst = (double)rate / 10.0 < 10 ? 10 : (double)rate / 10.0;
@@ -583,6 +565,12 @@ bucket_take(struct bucket *b, long rate, ev_tstamp now)
 		return false;
 	b->tokens -= 1;
 	return true;
+}
+
+static bool
+learn_allowed(struct daemon *d)
+{
+	return bucket_take(&d->learn, LEARN_RATE, ev_now(d->loop));
 }
 
 /* Per sender and in total; fixed memory whatever the number of senders. */
@@ -980,10 +968,6 @@ daemon_run(const struct daemon_opts *o)
 	manage_all(d);
 
 	d->loop = ev_default_loop(EVFLAG_AUTO);
-	d->learn_last = ev_now(d->loop);
-	d->learn_tokens = LEARN_RATE;
-	d->total.last = ev_now(d->loop);
-	d->total.tokens = (double)d->conf->total_rate;
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
 	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);

@@ -170,6 +170,9 @@ ratelimit(const char *msg, unsigned *suppressed)
 	return 1;
 }
 
+static void vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt,
+    va_list ap) __attribute__((format(printf, 4, 0)));
+
 static void
 vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt, va_list ap)
 {

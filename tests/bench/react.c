@@ -58,7 +58,7 @@ static unsigned seq = 1;
 static void
 addr_change(int type, int ifindex, uint32_t addr, int plen)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[8192];		/* an ACK or an error fits */
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct ifaddrmsg *ifa;
 	int n;

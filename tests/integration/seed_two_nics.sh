@@ -20,18 +20,18 @@ expect_reply c c0 10.0.0.2 "$MAC1" "10.0.0.2 answered once, by eth1"
 # Load balancing: what the client sends to each address arrives on its NIC.
 rx() { ns h cat "/sys/class/net/$1/statistics/rx_packets"; }
 ns c ip neigh flush dev c0
-a0=$(rx eth0); a1=$(rx eth1)
-ns c ping -q -c 50 -i 0.01 -W 1 10.0.0.1 >/dev/null || fail "ping 10.0.0.1"
-b0=$(rx eth0); b1=$(rx eth1)
-[ $((b0 - a0)) -ge 50 ] || fail "pings to 10.0.0.1: eth0 received $((b0 - a0)) < 50"
-[ $((b1 - a1)) -lt 10 ] || fail "pings to 10.0.0.1 leaked to eth1: $((b1 - a1)) frames"
-pass "pings to 10.0.0.1 arrive on eth0 (eth0 +$((b0 - a0)), eth1 +$((b1 - a1)))"
-a0=$(rx eth0); a1=$(rx eth1)
-ns c ping -q -c 50 -i 0.01 -W 1 10.0.0.2 >/dev/null || fail "ping 10.0.0.2"
-b0=$(rx eth0); b1=$(rx eth1)
-[ $((b1 - a1)) -ge 50 ] || fail "pings to 10.0.0.2: eth1 received $((b1 - a1)) < 50"
-[ $((b0 - a0)) -lt 10 ] || fail "pings to 10.0.0.2 leaked to eth0: $((b0 - a0)) frames"
-pass "pings to 10.0.0.2 arrive on eth1 (eth1 +$((b1 - a1)), eth0 +$((b0 - a0)))"
+# lands IP ON OTHER: 50 pings to IP arrive on ON, fewer than 10 on OTHER
+lands() {
+	local a0 a1 b0 b1
+	a0=$(rx "$2"); a1=$(rx "$3")
+	ns c ping -q -c 50 -i 0.01 -W 1 "$1" >/dev/null || fail "ping $1"
+	b0=$(rx "$2"); b1=$(rx "$3")
+	[ $((b0 - a0)) -ge 50 ] || fail "pings to $1: $2 received $((b0 - a0)) < 50"
+	[ $((b1 - a1)) -lt 10 ] || fail "pings to $1 leaked to $3: $((b1 - a1)) frames"
+	pass "pings to $1 arrive on $2 ($2 +$((b0 - a0)), $3 +$((b1 - a1)))"
+}
+lands 10.0.0.1 eth0 eth1
+lands 10.0.0.2 eth1 eth0
 
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
