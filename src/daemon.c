@@ -82,6 +82,7 @@ struct daemon {
 	bool			 started;	/* initial dump done: manage on events */
 	bool			 dumping;	/* no requests while a dump is read */
 	bool			 defer_save;	/* batch: save once at the end */
+	bool			 need_resync;	/* a re-dump failed: try again */
 	bool			 save_pending;
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
@@ -515,10 +516,12 @@ resync(struct daemon *d)
 	d->dumping = true;
 	if (rtnl_dump(d->rtnl, on_rtnl_msg, d) == -1) {
 		d->dumping = false;
+		d->need_resync = true;	/* the check timer tries again */
 		log_warn("rtnetlink dump");
 		return -1;
 	}
 	d->dumping = false;
+	d->need_resync = false;
 	tbl_addr_sweep(d->tbl, d->gen, addr_lost, d);
 	tbl_iface_each(d->tbl, stale_cb, &s);
 	for (i = 0; i < s.n; i++)
@@ -816,6 +819,11 @@ check_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	(void)loop;
 	(void)revents;
+	if (d->need_resync) {
+		if (resync(d) == 0)
+			manage_all(d);
+		return;
+	}
 	d->dumping = true;
 	if (rtnl_dump_links(d->rtnl, on_rtnl_msg, d) == -1)
 		log_warn("rtnetlink link dump");

@@ -268,9 +268,6 @@ data_cb(const struct nlmsghdr *nlh, void *data)
 	struct cb_arg *c = data;
 	struct rtnl_msg m;
 
-	/* The kernel's dump raced a change: what we got may be inconsistent. */
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		c->intr = 1;
 	if (rtnl_parse(nlh, &m) == -1) {
 		c->bad++;
 		return MNL_CB_OK;
@@ -278,6 +275,38 @@ data_cb(const struct nlmsghdr *nlh, void *data)
 	if (m.kind != RTNL_IGNORE)
 		c->fn(&m, c->arg);
 	return MNL_CB_OK;
+}
+
+/*
+ * libmnl turns NLM_F_DUMP_INTR into a hard error (EINTR) in the middle of
+ * a batch, which would leave the rest of the dump queued on the request
+ * socket, to be read later as the answer to something else.  We want the
+ * whole dump read and then redone: note the flag and clear it.
+ */
+static void
+clear_dump_intr(char *buf, size_t len, struct cb_arg *c)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(void *)buf;
+	int left = (int)len;
+
+	for (; left >= (int)sizeof(*nlh) && nlh->nlmsg_len <= (unsigned)left &&
+	    mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+			c->intr = 1;
+			nlh->nlmsg_flags &= (uint16_t)~NLM_F_DUMP_INTR;
+		}
+	}
+}
+
+/* Whatever is queued on the request socket is not the answer to the
+ * request about to be sent: throw it away. */
+static void
+req_drain(struct rtnl *r)
+{
+	int fd = mnl_socket_get_fd(r->req);
+
+	while (recv(fd, r->buf, RTNL_BUFSIZE, MSG_DONTWAIT) > 0)
+		;
 }
 
 static int
@@ -288,6 +317,7 @@ dump_one(struct rtnl *r, int type, struct cb_arg *c)
 	ssize_t n;
 	int ret;
 
+	req_drain(r);
 	nlh = mnl_nlmsg_put_header(r->buf);
 	nlh->nlmsg_type = (uint16_t)type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
@@ -310,6 +340,7 @@ dump_one(struct rtnl *r, int type, struct cb_arg *c)
 				continue;
 			return -1;
 		}
+		clear_dump_intr(r->buf, (size_t)n, c);
 		ret = mnl_cb_run(r->buf, (size_t)n, seq, r->req_portid, data_cb, c);
 		if (ret <= MNL_CB_STOP)
 			return ret == MNL_CB_STOP ? 0 : -1;
@@ -389,6 +420,7 @@ rtnl_set_arp(struct rtnl *r, int ifindex, int arp_ignore, int arp_announce)
 	ssize_t n;
 	int ret;
 
+	req_drain(r);
 	/* The rtnetlink way to write devconf (inet_set_link_af): unlike
 	 * /proc/sys it needs only CAP_NET_ADMIN in the netns, and works where
 	 * /proc/sys is read-only (ProtectKernelTunables=, containers). */
