@@ -18,7 +18,9 @@ ns h ip neigh flush all
 # 10,000 senders 10.2.100.0 + i, all on eth2's 10.2.0.0/16: each one a
 # candidate for the neighbour table
 addr_add h eth2 10.2.0.1/16
-bg_run f "$ARPC" -q -i f0 --stats --vary 10000 -s 10.2.100.0 -r 100000 -c 300000 -t 6000 10.2.0.1 \
+# A real flood comes from another machine; here the flooder shares our two
+# cores, so it runs at the lowest priority (its achieved rate is checked).
+bg_run f nice -n 19 "$ARPC" -q -i f0 --stats --vary 10000 -s 10.2.100.0 -r 100000 -c 300000 -t 6000 10.2.0.1 \
 	>"$TMPDIR_T/flood.out" 2>&1
 fl=$LAST_PID
 sleep 0.5
@@ -26,6 +28,9 @@ ns f "$ARPC" -q -i f0 -s 10.1.0.77 --pingpong -r 200 -c 400 --wait-reply 50 10.1
 wait "$fl" || true
 cat "$TMPDIR_T/flood.out" "$TMPDIR_T/legit.out"
 kill -0 "$P" || fail "arpownd died in the flood"
+rate=$(sed -n 's/.*achieved_rate \([0-9]*\).*/\1/p' "$TMPDIR_T/flood.out")
+[ "${rate:-0}" -ge 90000 ] || fail "the flood reached only ${rate:-0} requests/s"
+pass "flood at $rate requests/s from 10,000 senders"
 p99=$(sed -n 's/.* p99 \([0-9]*\) .*/\1/p' "$TMPDIR_T/legit.out")
 lost=$(sed -n 's/.* lost \([0-9]*\).*/\1/p' "$TMPDIR_T/legit.out")
 [ -n "$p99" ] || fail "no latency for the legitimate requester"
