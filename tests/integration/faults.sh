@@ -34,7 +34,11 @@ pass "re-created eth3 answered by its new MAC"
 sleep 0.5
 fd1=$(fds); rss1=$(rss)
 [ "$fd1" -le "$fd0" ] || fail "fds grew from $fd0 to $fd1"
-[ $((rss1 - rss0)) -lt 1024 ] || fail "RSS grew by $((rss1 - rss0)) KiB over 50 cycles"
+# ASan's quarantine keeps freed memory by design: there LSan and the
+# valgrind run judge leaks, not RSS
+if [ -z "${ARPOWND_SANITIZED:-}" ]; then
+	[ $((rss1 - rss0)) -lt 1024 ] || fail "RSS grew by $((rss1 - rss0)) KiB over 50 cycles"
+fi
 pass "50 cycles: fds $fd0 -> $fd1, RSS $rss0 -> $rss1 KiB"
 
 # 3. link down/up 100 times
