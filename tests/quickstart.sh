@@ -5,9 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "run as root (apt-get, network namespaces)" >&2; exit 77; }
 
-pkgs="build-essential autoconf automake libtool pkg-config libpcap-dev libmnl-dev
-libev-dev libiniparser-dev libsystemd-dev libcmocka-dev iproute2 iputils-ping
-iputils-arping tcpdump mandoc"
+# the one package list, shared with .ci/run
+pkgs=$(sed 's/#.*//' tests/packages.txt)
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
