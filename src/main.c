@@ -24,13 +24,14 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [-n] [--restore] [-V] [-h]\n"
+	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [-n [-q]] [--restore] [-V] [-h]\n"
 	    "Answer ARP requests only from the interface that owns the address.\n"
 	    "\n"
 	    "  -c, --config FILE   configuration file (default %s)\n"
 	    "      --state-dir DIR saved sysctl originals and lock (default %s)\n"
 	    "  -d, --debug         debug logging to stderr\n"
 	    "  -n, --check-config  validate the configuration, print it, exit\n"
+	    "  -q, --quiet         with -n: print only the errors\n"
 	    "      --restore       restore the saved sysctls and exit\n"
 	    "  -V, --version       print the version and exit\n"
 	    "  -h, --help          print this help and exit\n",
@@ -46,17 +47,18 @@ main(int argc, char *argv[])
 		{ "state-dir",		required_argument,	NULL, OPT_STATE_DIR },
 		{ "debug",		no_argument,		NULL, 'd' },
 		{ "check-config",	no_argument,		NULL, 'n' },
+		{ "quiet",		no_argument,		NULL, 'q' },
 		{ "restore",		no_argument,		NULL, OPT_RESTORE },
 		{ "version",		no_argument,		NULL, 'V' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon_opts o = { CONF_DEFAULT_PATH, false, STATE_DEFAULT_DIR, false };
-	bool check = false, restore = false;
+	bool check = false, restore = false, quiet = false;
 	struct conf *c;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "c:dnVh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:dnqVh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			o.conf_path = optarg;
@@ -70,6 +72,9 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			check = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case OPT_RESTORE:
 			restore = true;
@@ -90,6 +95,10 @@ main(int argc, char *argv[])
 		usage(stderr);
 		return EX_USAGE;
 	}
+	if (quiet && !check) {
+		fprintf(stderr, "arpownd: -q goes with -n\n");
+		return EX_USAGE;
+	}
 	if (check && restore) {
 		fprintf(stderr, "arpownd: -n and --restore exclude each other\n");
 		return EX_USAGE;
@@ -98,8 +107,11 @@ main(int argc, char *argv[])
 	if (check) {
 		if ((c = daemon_load_conf(&o, print_err)) == NULL)
 			return EX_CONFIG;
-		conf_print(c, stdout);
-		printf("configuration OK\n");
+		/* ExecStartPre= runs -n -q: a good file is no news for the journal */
+		if (!quiet) {
+			conf_print(c, stdout);
+			printf("configuration OK\n");
+		}
 		conf_free(c);
 		return EX_OK;
 	}

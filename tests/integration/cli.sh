@@ -25,11 +25,19 @@ tail -n 1 "$TMPDIR_T/out" | grep -qx 'configuration OK' || fail "-n does not end
 grep -q '^arp_announce *= *2' "$TMPDIR_T/out" || fail "-n does not print the defaults: $(cat "$TMPDIR_T/out")"
 pass "-n prints the effective configuration with defaults, then 'configuration OK'"
 
+expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/good.conf")" 0 "-n -q on a good file: exit 0"
+[ -s "$TMPDIR_T/out" ] && fail "-n -q printed something for a good file: $(cat "$TMPDIR_T/out")"
+pass "-n -q prints nothing for a good file"
+expect_eq "$(rc "$A" -q)" 64 "-q without -n: exit 64"
+
 printf '[global]\nmode = ownr\nintrfaces = *\n' >"$TMPDIR_T/bad.conf"
 expect_eq "$(rc "$A" -n -c "$TMPDIR_T/bad.conf")" 78 "-n on a bad file: exit 78"
 grep -q 'bad.conf:2.*mode.*ownr' "$TMPDIR_T/out" || fail "bad value not reported with file:line: $(cat "$TMPDIR_T/out")"
 grep -q 'did you mean "interfaces"' "$TMPDIR_T/out" || fail "no suggestion for a misspelt key"
 pass "-n reports every error, with file, line and a suggestion"
+expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/bad.conf")" 78 "-n -q on a bad file: exit 78"
+grep -q 'bad.conf:2.*mode.*ownr' "$TMPDIR_T/out" || fail "-n -q hides the errors: $(cat "$TMPDIR_T/out")"
+pass "-n -q still prints the errors"
 
 # the shipped example is valid and equals the built-in defaults
 expect_eq "$(rc "$A" -n -c "${top_srcdir:-.}/conf/arpownd.conf")" 0 "conf/arpownd.conf is valid"
