@@ -24,7 +24,8 @@ struct rtnl_msg {
 	int		arp_ignore;	/* -1 when the message has no IFLA_INET_CONF */
 	int		arp_announce;
 	/* addresses */
-	uint32_t	addr;		/* network order */
+	uint32_t	addr;		/* IFA_LOCAL, network order */
+	uint32_t	prefix;		/* IFA_ADDRESS: the peer on p-t-p, else addr */
 	uint8_t		plen;
 };
 

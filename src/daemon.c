@@ -438,7 +438,8 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 	int r;
 
 	if (m->kind == RTNL_DELADDR) {
-		if (ifp != NULL && tbl_addr_del(d->tbl, m->ifindex, m->addr) == 1) {
+		if (ifp != NULL && tbl_addr_del(d->tbl, m->ifindex, m->addr, m->prefix,
+		    m->plen) == 1) {
 			lc.ifname = ifp->name;
 			if (d->started)
 				log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed",
@@ -450,7 +451,7 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 	if (ifp == NULL && (ifp = tbl_iface_add(d->tbl, m->ifindex)) == NULL)
 		return;
 	lc.ifname = ifp->name;
-	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->plen)) == -1)
+	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->prefix, m->plen)) == -1)
 		log_ctx(LOG_WARNING, &lc, "%s: address %s: out of memory", ifp->name,
 		    log_ip(m->addr));
 	else if (r == 1 && d->started)
@@ -470,13 +471,13 @@ on_rtnl_msg(const struct rtnl_msg *m, void *arg)
 }
 
 static void
-addr_lost(struct tbl_iface *ifp, uint32_t addr, void *arg)
+addr_lost(struct tbl_iface *ifp, const struct tbl_addr *e, void *arg)
 {
-	struct log_ctx lc = { MSGID_ADDR, ifp->name, addr, 0, NULL };
+	struct log_ctx lc = { MSGID_ADDR, ifp->name, e->addr, 0, NULL };
 
 	(void)arg;
-	log_ctx(LOG_INFO, &lc, "%s: address %s removed (found in re-dump)",
-	    ifp->name, log_ip(addr));
+	log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed (found in re-dump)",
+	    ifp->name, log_ip(e->addr), e->plen);
 }
 
 struct stale {

@@ -164,6 +164,9 @@ parse_addr(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 	m->ifindex = (int)ifa->ifa_index;
 	m->plen = ifa->ifa_prefixlen;
 	memcpy(&m->addr, mnl_attr_get_payload(a), 4);
+	/* the subnet: what inet_ifa_match() compares with */
+	a = tb[IFA_ADDRESS] != NULL ? tb[IFA_ADDRESS] : a;
+	memcpy(&m->prefix, mnl_attr_get_payload(a), 4);
 	return 0;
 }
 
