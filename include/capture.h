@@ -6,7 +6,8 @@
 #include <stdint.h>
 
 struct cap;
-typedef void cap_fn(const uint8_t *pkt, size_t caplen, void *arg);
+/* One frame, and when the kernel received it (CLOCK_REALTIME ns). */
+typedef void cap_fn(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg);
 
 /* Open the capture and the send socket; NULL with a message in err. */
 struct cap *cap_open(char *err, size_t errlen);

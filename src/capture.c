@@ -27,6 +27,7 @@ struct cap {
 	int			 fd;	/* AF_PACKET socket, send only */
 	cap_fn			*fn;
 	void			*arg;
+	unsigned		 tsmul;	/* h->ts.tv_usec units to nanoseconds */
 	/* replies of one capture batch leave in one system call */
 	unsigned		 nq;
 	uint8_t			 frames[CAP_TXQ][64];
@@ -62,6 +63,10 @@ cap_open(char *err, size_t errlen)
 		snprintf(err, errlen, "pcap: %s", pcap_geterr(c->p));
 		goto fail;
 	}
+	/* frame times are compared with the netlink drain's: nanoseconds
+	 * where libpcap has them, else microseconds */
+	c->tsmul = pcap_set_tstamp_precision(c->p, PCAP_TSTAMP_PRECISION_NANO) == 0 ?
+	    1 : 1000;
 	if ((r = pcap_activate(c->p)) < 0) {
 		/* PCAP_ERROR and PERM_DENIED come with a message; others not */
 		snprintf(err, errlen, "pcap_activate any: %s",
@@ -124,7 +129,9 @@ handler(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	struct cap *c = (void *)user;	/* our own pointer, handed back */
 
-	c->fn(bytes, h->caplen, c->arg);
+	/* with nanosecond precision tv_usec holds nanoseconds */
+	c->fn(bytes, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u +
+	    (uint64_t)h->ts.tv_usec * c->tsmul, c->arg);
 }
 
 int

@@ -533,22 +533,36 @@ resync(struct daemon *d)
 	return 0;
 }
 
+/*
+ * Apply every netlink event queued so far.  Lost events (ENOBUFS) mean
+ * the table may be wrong: re-dump, never guess, then read what queued up
+ * meanwhile.
+ */
 static void
-rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
+nl_sync(struct daemon *d)
 {
-	struct daemon *d = w->data;
-	int r;
+	int r, n = 0;
 
-	(void)loop;
-	(void)revents;
-	if ((r = rtnl_read(d->rtnl, on_rtnl_msg, d)) == 1) {
-		/* Events were lost: the table may be wrong.  Never guess. */
+	while ((r = rtnl_read(d->rtnl, on_rtnl_msg, d)) == 1) {
 		log_warnx("rtnetlink: event queue overrun, re-reading every link "
 		    "and address");
 		if (resync(d) == 0)
 			manage_all(d);
-	} else if (r == -1)
+		if (++n == 3)	/* the check timer retries (need_resync) */
+			break;
+	}
+	if (r == -1)
 		log_warn("rtnetlink read");
+}
+
+static void
+rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	nl_sync(d);
 	report_status(d);
 }
 
@@ -622,7 +636,7 @@ log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_resul
 }
 
 static void
-on_frame(const uint8_t *pkt, size_t caplen, void *arg)
+on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
 	uint8_t reply[ARP_FRAME_LEN];
@@ -633,6 +647,10 @@ on_frame(const uint8_t *pkt, size_t caplen, void *arg)
 	size_t len;
 
 	d->cnt.rx++;
+	/* A frame newer than the last netlink drain may follow an address
+	 * delete the kernel has acknowledged since: read that first. */
+	if (ts > rtnl_drained(d->rtnl))
+		nl_sync(d);
 	if ((why = arp_check(pkt, caplen, &req)) != ARP_OK) {
 		d->cnt.reason[why]++;
 		/* an announcement of one of our addresses by another host is
@@ -700,10 +718,9 @@ cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 	 * by SPIN_MAX so that signals and timers are never held up.
 	 */
 	for (;;) {
-		/* Netlink first: an address deleted must never be answered
-		 * after its RTM_DELADDR could have been read. */
-		if (rtnl_read(d->rtnl, on_rtnl_msg, d) == 1 && resync(d) == 0)
-			manage_all(d);
+		/* Netlink first: every event queued before the frames of
+		 * this batch is applied before any of them is decided. */
+		nl_sync(d);
 		if ((n = cap_dispatch(d->cap, CAP_BUDGET, on_frame, d)) == -1) {
 			/* an interface vanishing mid-read is no reason to stop */
 			d->cnt.cap_err++;
