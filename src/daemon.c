@@ -19,7 +19,9 @@
 #include "arp.h"
 #include "capture.h"
 #include "conf.h"
+#include "conflict.h"
 #include "daemon.h"
+#include "limit.h"
 #include "log.h"
 #include "notify.h"
 #include "policy.h"
@@ -32,9 +34,7 @@
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
 #define SPIN_MAX		2e-3	/* and never longer than this in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
-#define CONFLICT_SLOTS		256	/* remembered conflicting addresses */
-#define SENDER_SLOTS		4096	/* per-sender rate buckets, shared on collision */
-#define CONFLICT_INTERVAL	10.0	/* seconds between two logs for one address */
+#define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
 
 /* MESSAGE_IDs: one per kind of event, stable across releases. */
@@ -56,18 +56,7 @@ struct counters {
 	unsigned long long	learned;
 	unsigned long long	resyncs;
 	unsigned long long	limited_sender, limited_total;
-};
-
-/* A token bucket: rate per second, a tenth of a second of burst. */
-struct bucket {
-	uint32_t	key;
-	double		tokens;
-	ev_tstamp	last;
-};
-
-struct conflict {
-	uint32_t	addr;
-	ev_tstamp	last;
+	unsigned long long	conflicts;
 };
 
 struct daemon {
@@ -87,9 +76,8 @@ struct daemon {
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
 	struct counters		 cnt;
-	struct conflict		 conflicts[CONFLICT_SLOTS];
-	/* last = 0: every bucket starts full */
-	struct bucket		 total, learn, senders[SENDER_SLOTS];
+	struct cfl		*cfl;		/* conflicts seen */
+	struct lim		 lim;		/* rate limits */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
 	ev_timer		 watchdog, check;
@@ -571,24 +559,9 @@ rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
  */
 
 static bool
-bucket_take(struct bucket *b, long rate, ev_tstamp now)
-{
-	double burst = (double)rate / 10.0 < 10 ? 10 : (double)rate / 10.0;
-
-	b->tokens += (now - b->last) * (double)rate;
-	if (b->tokens > burst)
-		b->tokens = burst;
-	b->last = now;
-	if (b->tokens < 1)
-		return false;
-	b->tokens -= 1;
-	return true;
-}
-
-static bool
 learn_allowed(struct daemon *d)
 {
-	return bucket_take(&d->learn, LEARN_RATE, ev_now(d->loop));
+	return lim_take(&d->lim.learn, LEARN_RATE, ev_now(d->loop));
 }
 
 /* Per sender and in total; fixed memory whatever the number of senders. */
@@ -596,22 +569,14 @@ static bool
 rate_allowed(struct daemon *d, uint32_t sip)
 {
 	ev_tstamp now = ev_now(d->loop);
-	struct bucket *b;
 
-	if (d->conf->sender_rate > 0) {
-		b = &d->senders[(ntohl(sip) * 2654435761u) >> 20];
-		if (b->key != sip) {	/* a new sender takes the slot, full */
-			b->key = sip;
-			b->tokens = (double)d->conf->sender_rate / 10.0 < 10 ? 10 :
-			    (double)d->conf->sender_rate / 10.0;
-			b->last = now;
-		}
-		if (!bucket_take(b, d->conf->sender_rate, now)) {
-			d->cnt.limited_sender++;
-			return false;
-		}
+	if (d->conf->sender_rate > 0 &&
+	    !lim_sender(&d->lim, sip, d->conf->sender_rate, now)) {
+		d->cnt.limited_sender++;
+		return false;
 	}
-	if (d->conf->total_rate > 0 && !bucket_take(&d->total, d->conf->total_rate, now)) {
+	if (d->conf->total_rate > 0 &&
+	    !lim_take(&d->lim.total, d->conf->total_rate, now)) {
 		d->cnt.limited_total++;
 		return false;
 	}
@@ -621,18 +586,22 @@ rate_allowed(struct daemon *d, uint32_t sip)
 static void
 log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_result *res)
 {
-	struct conflict *c = &d->conflicts[(ntohl(req->sip) * 2654435761u) >> 24];
 	struct log_ctx lc = { MSGID_CONFLICT, res->in->name, req->sip, req->sip, req->sha };
-	ev_tstamp now = ev_now(d->loop);
+	const struct cfl_rec *r;
 	char mac[18];
 
+	d->cnt.conflicts++;
 	/* at most once per address per interval, in bounded memory */
-	if (c->addr == req->sip && now - c->last < CONFLICT_INTERVAL)
+	if (!cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r))
 		return;
-	c->addr = req->sip;
-	c->last = now;
-	log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-	    "claims it", res->in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
+	if (r->quiet > 0)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it (%u more claims since the last report)", res->in->name,
+		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
+	else
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it", res->in->name, log_ip(req->sip),
+		    arp_mac_str(req->sha, mac));
 }
 
 static void
@@ -771,10 +740,12 @@ dump_state(struct daemon *d)
 	tbl_iface_each(d->tbl, dump_iface_cb, d);
 	log_info("counters: received %llu answered %llu send-errors %llu "
 	    "learned %llu resyncs %llu capture-drops %u rate-limited-sender %llu "
-	    "rate-limited-total %llu capture-errors %llu", c->rx,
+	    "rate-limited-total %llu capture-errors %llu conflicts %llu "
+	    "conflicts-unlogged %llu", c->rx,
 	    c->verdict[POL_ANSWER] - c->limited_sender - c->limited_total,
 	    c->send_err, c->learned, c->resyncs, cap_drops(d->cap),
-	    c->limited_sender, c->limited_total, c->cap_err);
+	    c->limited_sender, c->limited_total, c->cap_err, c->conflicts,
+	    cfl_suppressed(d->cfl));
 	for (i = 1; i < ARP_NREASONS; i++)
 		if (c->reason[i])
 			log_info("counters: dropped %s %llu", arp_reason_str(i),
@@ -972,7 +943,8 @@ daemon_run(const struct daemon_opts *o)
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */
-	if ((d->tbl = tbl_new()) == NULL || (d->rtnl = rtnl_open()) == NULL) {
+	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
+	    (d->rtnl = rtnl_open()) == NULL) {
 		log_warn("rtnetlink");
 		d->exit_code = errno_exit(errno);
 		goto out;
@@ -1044,6 +1016,7 @@ out:
 	cap_close(d->cap);
 	rtnl_close(d->rtnl);
 	tbl_free(d->tbl);
+	cfl_free(d->cfl);
 	conf_free(d->conf);
 	state_clear(&d->st);
 	if (d->lock_fd != -1)
