@@ -32,7 +32,7 @@
 
 #define ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
-#define SPIN_MAX		2e-3	/* and never longer than this in one go */
+#define SPIN_MAX		(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
@@ -757,6 +757,14 @@ dump_state(struct daemon *d)
 }
 
 static void
+apply_qdisc_bypass(struct daemon *d)
+{
+	if (cap_set_qdisc_bypass(d->cap, d->conf->qdisc_bypass) == -1)
+		log_warn("capture: cannot turn qdisc_bypass %s",
+		    d->conf->qdisc_bypass ? "on" : "off");
+}
+
+static void
 reload(struct daemon *d)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
@@ -772,6 +780,7 @@ reload(struct daemon *d)
 		conf_free(d->conf);
 		d->conf = nc;
 		log_setlevel(nc->log_level);
+		apply_qdisc_bypass(d);
 		manage_all(d);
 		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
 	}
@@ -960,6 +969,7 @@ daemon_run(const struct daemon_opts *o)
 		d->exit_code = strstr(err, "ermission") ? EX_NOPERM : EX_OSERR;
 		goto out;
 	}
+	apply_qdisc_bypass(d);
 	check_conf_all();
 	prune_state(d);
 	d->started = true;
