@@ -906,13 +906,62 @@ errno_exit(int e)
 	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
 }
 
+static void
+loop_setup(struct daemon *d)
+{
+	sigset_t sigs;
+	uint64_t wd;
+
+	d->loop = ev_default_loop(EVFLAG_AUTO);
+	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
+	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
+	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);
+	ev_signal_init(&d->sig_int, signal_cb, SIGINT);
+	ev_signal_init(&d->sig_hup, signal_cb, SIGHUP);
+	ev_signal_init(&d->sig_usr1, signal_cb, SIGUSR1);
+	d->rtnl_w.data = d->cap_w.data = d;
+	d->sig_term.data = d->sig_int.data = d->sig_hup.data = d->sig_usr1.data = d;
+	ev_io_start(d->loop, &d->rtnl_w);
+	ev_io_start(d->loop, &d->cap_w);
+	ev_signal_start(d->loop, &d->sig_term);
+	ev_signal_start(d->loop, &d->sig_int);
+	ev_signal_start(d->loop, &d->sig_hup);
+	ev_signal_start(d->loop, &d->sig_usr1);
+	/* libev's handlers are in place: let the signals held since the start
+	 * (and any that came meanwhile) reach them; the loop acts on them */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGUSR1);
+	sigprocmask(SIG_UNBLOCK, &sigs, NULL);
+	ev_timer_init(&d->check, check_cb, SYSCTL_CHECK, SYSCTL_CHECK);
+	d->check.data = d;
+	ev_timer_start(d->loop, &d->check);
+	if ((wd = notify_watchdog_usec()) != 0) {
+		ev_timer_init(&d->watchdog, watchdog_cb, 0., wd / 2e6);
+		d->watchdog.data = d;
+		ev_timer_again(d->loop, &d->watchdog);
+	}
+
+}
+
 int
 daemon_run(const struct daemon_opts *o)
 {
 	struct daemon dd, *d = &dd;
 	char err[512];
-	uint64_t wd;
+	sigset_t sigs;
 	size_t ni, na;
+
+	/* Held until the loop's watchers take them (loop_setup): from here
+	 * on a stop or a reload is never acted on half-way through start-up. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	memset(d, 0, sizeof(*d));
 	d->opts = o;
@@ -972,32 +1021,13 @@ daemon_run(const struct daemon_opts *o)
 	apply_qdisc_bypass(d);
 	check_conf_all();
 	prune_state(d);
+	/* The watchers before the first sysctl changes: a signal that came
+	 * during start-up is handled by the loop, once every interface is
+	 * in a known state (SIGTERM: all restored), never by default action
+	 * half-way through. */
+	loop_setup(d);
 	d->started = true;
 	manage_all(d);
-
-	d->loop = ev_default_loop(EVFLAG_AUTO);
-	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
-	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
-	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);
-	ev_signal_init(&d->sig_int, signal_cb, SIGINT);
-	ev_signal_init(&d->sig_hup, signal_cb, SIGHUP);
-	ev_signal_init(&d->sig_usr1, signal_cb, SIGUSR1);
-	d->rtnl_w.data = d->cap_w.data = d;
-	d->sig_term.data = d->sig_int.data = d->sig_hup.data = d->sig_usr1.data = d;
-	ev_io_start(d->loop, &d->rtnl_w);
-	ev_io_start(d->loop, &d->cap_w);
-	ev_signal_start(d->loop, &d->sig_term);
-	ev_signal_start(d->loop, &d->sig_int);
-	ev_signal_start(d->loop, &d->sig_hup);
-	ev_signal_start(d->loop, &d->sig_usr1);
-	ev_timer_init(&d->check, check_cb, SYSCTL_CHECK, SYSCTL_CHECK);
-	d->check.data = d;
-	ev_timer_start(d->loop, &d->check);
-	if ((wd = notify_watchdog_usec()) != 0) {
-		ev_timer_init(&d->watchdog, watchdog_cb, 0., wd / 2e6);
-		d->watchdog.data = d;
-		ev_timer_again(d->loop, &d->watchdog);
-	}
 
 	tbl_count(d->tbl, &ni, &na);
 	log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
