@@ -2,15 +2,19 @@
 #ifndef ARPOWND_CAPTURE_H
 #define ARPOWND_CAPTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct cap;
-typedef void cap_fn(const uint8_t *pkt, size_t caplen, void *arg);
+/* One frame, and when the kernel received it (CLOCK_REALTIME ns). */
+typedef void cap_fn(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg);
 
 /* Open the capture and the send socket; NULL with a message in err. */
 struct cap *cap_open(char *err, size_t errlen);
 void cap_close(struct cap *c);
+/* Replies past the qdisc and the packet taps (tcpdump) or not; 0 or -1. */
+int cap_set_qdisc_bypass(struct cap *c, bool on);
 /* The capture's selectable fd. */
 int cap_fd(const struct cap *c);
 /* Hand up to budget pending frames (DLT_LINUX_SLL2) to fn; count or -1. */

@@ -11,6 +11,7 @@
 #define CONF_DEFAULT_SENDER_RATE 1000	/* replies/s to one sender IP */
 #define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */
 #define CONF_DEFAULT_BUSY_POLL	100	/* microseconds */
+#define CONF_BUSY_POLL_MAX	2000	/* the loop yields every 2 ms anyway */
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -38,6 +39,7 @@ struct conf {
 	long			 sender_rate;	/* 0 = no limit */
 	long			 total_rate;	/* 0 = no limit */
 	long			 busy_poll_us;	/* keep polling after a frame; 0 = off */
+	bool			 qdisc_bypass;	/* replies skip the qdisc and the taps */
 	struct conf_iface	*sections;
 	size_t			 nsections;
 };

@@ -21,7 +21,7 @@ enum pol_verdict {
 	POL_LINK_DOWN,
 	POL_NOT_LOCAL,		/* not one of the host's addresses */
 	POL_OTHER_IFACE,	/* owned by another interface */
-	POL_NOT_SUBNET,		/* sender outside the interface's subnets */
+	POL_NOT_SUBNET,		/* no subnet of the interface holds target and sender */
 	POL_OWN_SENDER,		/* our own request, looped back by the segment */
 	POL_CONFLICT,		/* someone else claims one of our addresses */
 	POL_NVERDICTS

@@ -24,7 +24,8 @@ struct rtnl_msg {
 	int		arp_ignore;	/* -1 when the message has no IFLA_INET_CONF */
 	int		arp_announce;
 	/* addresses */
-	uint32_t	addr;		/* network order */
+	uint32_t	addr;		/* IFA_LOCAL, network order */
+	uint32_t	prefix;		/* IFA_ADDRESS: the peer on p-t-p, else addr */
 	uint8_t		plen;
 };
 
@@ -43,8 +44,12 @@ int rtnl_fd(const struct rtnl *r);
 int rtnl_dump(struct rtnl *r, rtnl_fn *fn, void *arg);
 /* Dump the links alone (their IFLA_INET_CONF shows sysctl rewrites). */
 int rtnl_dump_links(struct rtnl *r, rtnl_fn *fn, void *arg);
-/* Read pending events through fn; 0, 1 when events were lost (ENOBUFS: re-dump), -1 error. */
+/* Read events through fn until none is queued; 0, 1 when events were lost
+ * (ENOBUFS: re-dump), -1 error. */
 int rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg);
+/* When the last rtnl_read found the queue empty (CLOCK_REALTIME ns): every
+ * event queued before then has been read. */
+uint64_t rtnl_drained(const struct rtnl *r);
 /* Set arp_ignore / arp_announce on ifindex (-1 leaves one as it is); 0 or -1 with errno. */
 int rtnl_set_arp(struct rtnl *r, int ifindex, int arp_ignore, int arp_announce);
 /* Add ip -> mac on ifindex as a STALE neighbour unless one exists; fire and forget. */

@@ -9,10 +9,18 @@
 
 struct tbl;
 
+/*
+ * One IPv4 address entry as the kernel keeps it (struct in_ifaddr): the
+ * kernel may hold one address several times on an interface, with other
+ * prefixes (10.0.0.1/24 and 10.0.0.1/16) or other peers; the address is
+ * ours while any of its entries is there.  Network byte order.
+ */
 struct tbl_addr {
-	uint32_t	addr;		/* network byte order */
+	uint32_t	addr;		/* IFA_LOCAL: the address answered for */
+	uint32_t	prefix;		/* IFA_ADDRESS: the subnet's (the peer on p-t-p) */
 	uint8_t		plen;
 	unsigned	gen;		/* resync generation last seen */
+	uint32_t	next;		/* internal: next entry with the same addr */
 };
 
 /* One link as rtnetlink last described it, and how arpownd treats it. */
@@ -28,7 +36,7 @@ struct tbl_iface {
 	bool		managed;
 	int		mode;		/* enum pol_mode */
 	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */
-	/* addresses, for subnet checks and dumps */
+	/* address entries, for subnet checks and dumps */
 	struct tbl_addr	*addrs;
 	size_t		naddrs, aaddrs;
 	unsigned	gen;		/* resync generation last seen */
@@ -47,29 +55,32 @@ struct tbl_iface *tbl_iface_add(struct tbl *t, int ifindex);
 void tbl_iface_del(struct tbl *t, int ifindex);
 /* Call fn for every interface; stops early when fn returns nonzero. */
 int tbl_iface_each(const struct tbl *t, int (*fn)(struct tbl_iface *, void *), void *arg);
-/* Number of interfaces and of addresses in the table. */
+/* Number of interfaces and of address entries in the table. */
 void tbl_count(const struct tbl *t, size_t *nifaces, size_t *naddrs);
 
-/* Record addr/plen on ifindex (interface must exist); 1 added, 0 known, -1 ENOMEM. */
-int tbl_addr_add(struct tbl *t, int ifindex, uint32_t addr, uint8_t plen);
-/* Remove addr from ifindex; 1 when it was there. */
-int tbl_addr_del(struct tbl *t, int ifindex, uint32_t addr);
-/* Is addr assigned to ifindex?  O(1). */
+/* Record the entry addr, prefix/plen on ifindex (which must exist); 1 added,
+ * 0 known (marked seen), -1 on ENOMEM or a bad plen.  Entries are equal, as
+ * in the kernel, when addr and plen are and the prefixes share the subnet. */
+int tbl_addr_add(struct tbl *t, int ifindex, uint32_t addr, uint32_t prefix, uint8_t plen);
+/* Remove that entry from ifindex; 1 when it was there. */
+int tbl_addr_del(struct tbl *t, int ifindex, uint32_t addr, uint32_t prefix, uint8_t plen);
+/* Is addr assigned to ifindex (by any entry)?  O(1). */
 bool tbl_addr_on(const struct tbl *t, int ifindex, uint32_t addr);
 /* Some interface that holds addr, preferring one for which pred is true; NULL if none. */
 struct tbl_iface *tbl_addr_owner(const struct tbl *t, uint32_t addr,
     bool (*pred)(const struct tbl_iface *));
 /* Is ip inside one of the subnets configured on ifp? */
 bool tbl_in_subnet(const struct tbl_iface *ifp, uint32_t ip);
+/* Does one entry's subnet on ifp hold both a and b?  The kernel's test for
+ * arp_ignore 1 (b = a) and 2 (a = target, b = sender): inet_confirm_addr(). */
+bool tbl_covers(const struct tbl_iface *ifp, uint32_t a, uint32_t b);
 /* Is mac the hardware address of any interface in the table? */
 bool tbl_is_our_mac(const struct tbl *t, const uint8_t mac[static 6]);
 
-/* Resync: start a generation, mark entries seen, then sweep the unseen. */
+/* Resync: start a generation; tbl_addr_add marks what the dump shows. */
 unsigned tbl_gen_begin(struct tbl *t);
-/* Mark addr on ifindex as seen in the current generation. */
-void tbl_addr_seen(struct tbl *t, int ifindex, uint32_t addr);
-/* Remove every address not seen in generation gen; fn is told of each. */
+/* Remove every entry not seen in generation gen; fn is told of each. */
 void tbl_addr_sweep(struct tbl *t, unsigned gen,
-    void (*fn)(struct tbl_iface *, uint32_t addr, void *), void *arg);
+    void (*fn)(struct tbl_iface *, const struct tbl_addr *, void *), void *arg);
 
 #endif

@@ -27,6 +27,7 @@ struct cap {
 	int			 fd;	/* AF_PACKET socket, send only */
 	cap_fn			*fn;
 	void			*arg;
+	unsigned		 tsmul;	/* h->ts.tv_usec units to nanoseconds */
 	/* replies of one capture batch leave in one system call */
 	unsigned		 nq;
 	uint8_t			 frames[CAP_TXQ][64];
@@ -62,6 +63,10 @@ cap_open(char *err, size_t errlen)
 		snprintf(err, errlen, "pcap: %s", pcap_geterr(c->p));
 		goto fail;
 	}
+	/* frame times are compared with the netlink drain's: nanoseconds
+	 * where libpcap has them, else microseconds */
+	c->tsmul = pcap_set_tstamp_precision(c->p, PCAP_TSTAMP_PRECISION_NANO) == 0 ?
+	    1 : 1000;
 	if ((r = pcap_activate(c->p)) < 0) {
 		/* PCAP_ERROR and PERM_DENIED come with a message; others not */
 		snprintf(err, errlen, "pcap_activate any: %s",
@@ -88,17 +93,21 @@ cap_open(char *err, size_t errlen)
 		snprintf(err, errlen, "AF_PACKET socket: %s", strerror(errno));
 		goto fail;
 	}
-	/* A reply needs no queueing discipline: straight to the driver, as
-	 * the kernel's own ARP replies nearly do (it measured ~25% here). */
-	{
-		int one = 1;
-
-		(void)setsockopt(c->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	}
 	return c;
 fail:
 	cap_close(c);
 	return NULL;
+}
+
+int
+cap_set_qdisc_bypass(struct cap *c, bool on)
+{
+	int v = on;
+
+	/* Straight to the driver: faster (the benchmark has the figure), but
+	 * past the taps as well, so tcpdump on the host and tc egress do not
+	 * see the replies.  Hence opt-in. */
+	return setsockopt(c->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &v, sizeof(v));
 }
 
 void
@@ -124,7 +133,9 @@ handler(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	struct cap *c = (void *)user;	/* our own pointer, handed back */
 
-	c->fn(bytes, h->caplen, c->arg);
+	/* with nanosecond precision tv_usec holds nanoseconds */
+	c->fn(bytes, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u +
+	    (uint64_t)h->ts.tv_usec * c->tsmul, c->arg);
 }
 
 int

@@ -143,6 +143,11 @@ scan(struct ctx *x, FILE *f)
 			snprintf(sec, sizeof(sec), "%s", trim(s + 1));
 			lower(sec);
 			insec = 1;
+			/* iniparser names a key "section:key": a ':' in a
+			 * section would hand its keys to another section */
+			if (strchr(sec, ':') != NULL)
+				report(x, line, "[%s]: ':' cannot be used in a section "
+				    "name or label", sec);
 			if ((prev = line_of(x, sec, NULL)) != 0)
 				report(x, line, "[%s]: section already defined at line %u",
 				    sec, prev);
@@ -326,8 +331,12 @@ k_user(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 	char *u;
 
 	(void)s;
-	if (*v == '\0' || strpbrk(v, " \t:/") != NULL)
-		return *why = "must be a user name", -1;
+	/* a name, a numeric uid, or uid:gid (no passwd entry needed) */
+	if (*v == '\0' || strpbrk(v, " \t/") != NULL ||
+	    (strchr(v, ':') != NULL && strspn(v, "0123456789:") != strlen(v)) ||
+	    (strchr(v, ':') != NULL && (v[0] == ':' || strchr(v, ':') != strrchr(v, ':') ||
+	    v[strlen(v) - 1] == ':')))
+		return *why = "must be a user name, a uid, or uid:gid", -1;
 	if ((u = strdup(v)) == NULL)
 		return *why = "out of memory", -1;
 	free(c->user);
@@ -363,12 +372,21 @@ k_total_rate(struct conf *c, struct conf_iface *s, const char *v, const char **w
 static int
 k_busy_poll(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
-	long n = parse_uint(v, 10000);
+	long n = parse_uint(v, CONF_BUSY_POLL_MAX);
 
 	(void)s;
 	if (n < 0)
-		return *why = "must be a whole number of microseconds, 0 to 10000", -1;
+		return *why = "must be a whole number of microseconds, 0 to 2000", -1;
 	c->busy_poll_us = n;
+	return 0;
+}
+
+static int
+k_qdisc_bypass(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	(void)s;
+	if (parse_bool(v, &c->qdisc_bypass) == -1)
+		return *why = "must be yes or no", -1;
 	return 0;
 }
 
@@ -398,6 +416,7 @@ static const struct key global_keys[] = {
 	{ "sender_rate", k_sender_rate },
 	{ "total_rate", k_total_rate },
 	{ "busy_poll_us", k_busy_poll },
+	{ "qdisc_bypass", k_qdisc_bypass },
 	{ NULL, NULL }
 };
 
@@ -448,6 +467,10 @@ read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *ke
 	for (j = 0; j < n; j++) {
 		k = names[j] + strlen(sec) + 1;		/* "sec:key" */
 		v = iniparser_getstring(d, names[j], "");
+		/* [interface a:b] and its keys come back under [interface a]
+		 * as "b" (a section: no value) and "b:key"; scan() reported it */
+		if (v == NULL || strchr(k, ':') != NULL)
+			continue;
 		for (i = 0; keys[i].name != NULL; i++)
 			if (strcmp(keys[i].name, k) == 0)
 				break;
@@ -692,6 +715,7 @@ conf_print(const struct conf *c, FILE *f)
 	fprintf(f, "sender_rate = %ld\n", c->sender_rate);
 	fprintf(f, "total_rate = %ld\n", c->total_rate);
 	fprintf(f, "busy_poll_us = %ld\n", c->busy_poll_us);
+	fprintf(f, "qdisc_bypass = %s\n", c->qdisc_bypass ? "yes" : "no");
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);
 		print_globs(f, c->sections[i].match, c->sections[i].nmatch);

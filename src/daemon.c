@@ -19,7 +19,9 @@
 #include "arp.h"
 #include "capture.h"
 #include "conf.h"
+#include "conflict.h"
 #include "daemon.h"
+#include "limit.h"
 #include "log.h"
 #include "notify.h"
 #include "policy.h"
@@ -30,11 +32,9 @@
 
 #define ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
-#define SPIN_MAX		2e-3	/* and never longer than this in one go */
+#define SPIN_MAX		(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
-#define CONFLICT_SLOTS		256	/* remembered conflicting addresses */
-#define SENDER_SLOTS		4096	/* per-sender rate buckets, shared on collision */
-#define CONFLICT_INTERVAL	10.0	/* seconds between two logs for one address */
+#define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
 
 /* MESSAGE_IDs: one per kind of event, stable across releases. */
@@ -56,18 +56,7 @@ struct counters {
 	unsigned long long	learned;
 	unsigned long long	resyncs;
 	unsigned long long	limited_sender, limited_total;
-};
-
-/* A token bucket: rate per second, a tenth of a second of burst. */
-struct bucket {
-	uint32_t	key;
-	double		tokens;
-	ev_tstamp	last;
-};
-
-struct conflict {
-	uint32_t	addr;
-	ev_tstamp	last;
+	unsigned long long	conflicts;
 };
 
 struct daemon {
@@ -87,9 +76,8 @@ struct daemon {
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
 	struct counters		 cnt;
-	struct conflict		 conflicts[CONFLICT_SLOTS];
-	/* last = 0: every bucket starts full */
-	struct bucket		 total, learn, senders[SENDER_SLOTS];
+	struct cfl		*cfl;		/* conflicts seen */
+	struct lim		 lim;		/* rate limits */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
 	ev_timer		 watchdog, check;
@@ -438,7 +426,8 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 	int r;
 
 	if (m->kind == RTNL_DELADDR) {
-		if (ifp != NULL && tbl_addr_del(d->tbl, m->ifindex, m->addr) == 1) {
+		if (ifp != NULL && tbl_addr_del(d->tbl, m->ifindex, m->addr, m->prefix,
+		    m->plen) == 1) {
 			lc.ifname = ifp->name;
 			if (d->started)
 				log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed",
@@ -450,7 +439,7 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 	if (ifp == NULL && (ifp = tbl_iface_add(d->tbl, m->ifindex)) == NULL)
 		return;
 	lc.ifname = ifp->name;
-	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->plen)) == -1)
+	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->prefix, m->plen)) == -1)
 		log_ctx(LOG_WARNING, &lc, "%s: address %s: out of memory", ifp->name,
 		    log_ip(m->addr));
 	else if (r == 1 && d->started)
@@ -470,13 +459,13 @@ on_rtnl_msg(const struct rtnl_msg *m, void *arg)
 }
 
 static void
-addr_lost(struct tbl_iface *ifp, uint32_t addr, void *arg)
+addr_lost(struct tbl_iface *ifp, const struct tbl_addr *e, void *arg)
 {
-	struct log_ctx lc = { MSGID_ADDR, ifp->name, addr, 0, NULL };
+	struct log_ctx lc = { MSGID_ADDR, ifp->name, e->addr, 0, NULL };
 
 	(void)arg;
-	log_ctx(LOG_INFO, &lc, "%s: address %s removed (found in re-dump)",
-	    ifp->name, log_ip(addr));
+	log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed (found in re-dump)",
+	    ifp->name, log_ip(e->addr), e->plen);
 }
 
 struct stale {
@@ -532,22 +521,36 @@ resync(struct daemon *d)
 	return 0;
 }
 
+/*
+ * Apply every netlink event queued so far.  Lost events (ENOBUFS) mean
+ * the table may be wrong: re-dump, never guess, then read what queued up
+ * meanwhile.
+ */
 static void
-rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
+nl_sync(struct daemon *d)
 {
-	struct daemon *d = w->data;
-	int r;
+	int r, n = 0;
 
-	(void)loop;
-	(void)revents;
-	if ((r = rtnl_read(d->rtnl, on_rtnl_msg, d)) == 1) {
-		/* Events were lost: the table may be wrong.  Never guess. */
+	while ((r = rtnl_read(d->rtnl, on_rtnl_msg, d)) == 1) {
 		log_warnx("rtnetlink: event queue overrun, re-reading every link "
 		    "and address");
 		if (resync(d) == 0)
 			manage_all(d);
-	} else if (r == -1)
+		if (++n == 3)	/* the check timer retries (need_resync) */
+			break;
+	}
+	if (r == -1)
 		log_warn("rtnetlink read");
+}
+
+static void
+rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	nl_sync(d);
 	report_status(d);
 }
 
@@ -556,24 +559,9 @@ rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
  */
 
 static bool
-bucket_take(struct bucket *b, long rate, ev_tstamp now)
-{
-	double burst = (double)rate / 10.0 < 10 ? 10 : (double)rate / 10.0;
-
-	b->tokens += (now - b->last) * (double)rate;
-	if (b->tokens > burst)
-		b->tokens = burst;
-	b->last = now;
-	if (b->tokens < 1)
-		return false;
-	b->tokens -= 1;
-	return true;
-}
-
-static bool
 learn_allowed(struct daemon *d)
 {
-	return bucket_take(&d->learn, LEARN_RATE, ev_now(d->loop));
+	return lim_take(&d->lim.learn, LEARN_RATE, ev_now(d->loop));
 }
 
 /* Per sender and in total; fixed memory whatever the number of senders. */
@@ -581,22 +569,14 @@ static bool
 rate_allowed(struct daemon *d, uint32_t sip)
 {
 	ev_tstamp now = ev_now(d->loop);
-	struct bucket *b;
 
-	if (d->conf->sender_rate > 0) {
-		b = &d->senders[(ntohl(sip) * 2654435761u) >> 20];
-		if (b->key != sip) {	/* a new sender takes the slot, full */
-			b->key = sip;
-			b->tokens = (double)d->conf->sender_rate / 10.0 < 10 ? 10 :
-			    (double)d->conf->sender_rate / 10.0;
-			b->last = now;
-		}
-		if (!bucket_take(b, d->conf->sender_rate, now)) {
-			d->cnt.limited_sender++;
-			return false;
-		}
+	if (d->conf->sender_rate > 0 &&
+	    !lim_sender(&d->lim, sip, d->conf->sender_rate, now)) {
+		d->cnt.limited_sender++;
+		return false;
 	}
-	if (d->conf->total_rate > 0 && !bucket_take(&d->total, d->conf->total_rate, now)) {
+	if (d->conf->total_rate > 0 &&
+	    !lim_take(&d->lim.total, d->conf->total_rate, now)) {
 		d->cnt.limited_total++;
 		return false;
 	}
@@ -606,22 +586,26 @@ rate_allowed(struct daemon *d, uint32_t sip)
 static void
 log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_result *res)
 {
-	struct conflict *c = &d->conflicts[(ntohl(req->sip) * 2654435761u) >> 24];
 	struct log_ctx lc = { MSGID_CONFLICT, res->in->name, req->sip, req->sip, req->sha };
-	ev_tstamp now = ev_now(d->loop);
+	const struct cfl_rec *r;
 	char mac[18];
 
+	d->cnt.conflicts++;
 	/* at most once per address per interval, in bounded memory */
-	if (c->addr == req->sip && now - c->last < CONFLICT_INTERVAL)
+	if (!cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r))
 		return;
-	c->addr = req->sip;
-	c->last = now;
-	log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-	    "claims it", res->in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
+	if (r->quiet > 0)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it (%u more claims since the last report)", res->in->name,
+		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
+	else
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it", res->in->name, log_ip(req->sip),
+		    arp_mac_str(req->sha, mac));
 }
 
 static void
-on_frame(const uint8_t *pkt, size_t caplen, void *arg)
+on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
 	uint8_t reply[ARP_FRAME_LEN];
@@ -632,6 +616,10 @@ on_frame(const uint8_t *pkt, size_t caplen, void *arg)
 	size_t len;
 
 	d->cnt.rx++;
+	/* A frame newer than the last netlink drain may follow an address
+	 * delete the kernel has acknowledged since: read that first. */
+	if (ts > rtnl_drained(d->rtnl))
+		nl_sync(d);
 	if ((why = arp_check(pkt, caplen, &req)) != ARP_OK) {
 		d->cnt.reason[why]++;
 		/* an announcement of one of our addresses by another host is
@@ -699,10 +687,9 @@ cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 	 * by SPIN_MAX so that signals and timers are never held up.
 	 */
 	for (;;) {
-		/* Netlink first: an address deleted must never be answered
-		 * after its RTM_DELADDR could have been read. */
-		if (rtnl_read(d->rtnl, on_rtnl_msg, d) == 1 && resync(d) == 0)
-			manage_all(d);
+		/* Netlink first: every event queued before the frames of
+		 * this batch is applied before any of them is decided. */
+		nl_sync(d);
 		if ((n = cap_dispatch(d->cap, CAP_BUDGET, on_frame, d)) == -1) {
 			/* an interface vanishing mid-read is no reason to stop */
 			d->cnt.cap_err++;
@@ -753,10 +740,12 @@ dump_state(struct daemon *d)
 	tbl_iface_each(d->tbl, dump_iface_cb, d);
 	log_info("counters: received %llu answered %llu send-errors %llu "
 	    "learned %llu resyncs %llu capture-drops %u rate-limited-sender %llu "
-	    "rate-limited-total %llu capture-errors %llu", c->rx,
+	    "rate-limited-total %llu capture-errors %llu conflicts %llu "
+	    "conflicts-unlogged %llu", c->rx,
 	    c->verdict[POL_ANSWER] - c->limited_sender - c->limited_total,
 	    c->send_err, c->learned, c->resyncs, cap_drops(d->cap),
-	    c->limited_sender, c->limited_total, c->cap_err);
+	    c->limited_sender, c->limited_total, c->cap_err, c->conflicts,
+	    cfl_suppressed(d->cfl));
 	for (i = 1; i < ARP_NREASONS; i++)
 		if (c->reason[i])
 			log_info("counters: dropped %s %llu", arp_reason_str(i),
@@ -765,6 +754,14 @@ dump_state(struct daemon *d)
 		if (c->verdict[i])
 			log_info("counters: refused %s %llu", pol_verdict_str(i),
 			    c->verdict[i]);
+}
+
+static void
+apply_qdisc_bypass(struct daemon *d)
+{
+	if (cap_set_qdisc_bypass(d->cap, d->conf->qdisc_bypass) == -1)
+		log_warn("capture: cannot turn qdisc_bypass %s",
+		    d->conf->qdisc_bypass ? "on" : "off");
 }
 
 static void
@@ -783,6 +780,7 @@ reload(struct daemon *d)
 		conf_free(d->conf);
 		d->conf = nc;
 		log_setlevel(nc->log_level);
+		apply_qdisc_bypass(d);
 		manage_all(d);
 		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
 	}
@@ -954,7 +952,8 @@ daemon_run(const struct daemon_opts *o)
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */
-	if ((d->tbl = tbl_new()) == NULL || (d->rtnl = rtnl_open()) == NULL) {
+	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
+	    (d->rtnl = rtnl_open()) == NULL) {
 		log_warn("rtnetlink");
 		d->exit_code = errno_exit(errno);
 		goto out;
@@ -970,6 +969,7 @@ daemon_run(const struct daemon_opts *o)
 		d->exit_code = strstr(err, "ermission") ? EX_NOPERM : EX_OSERR;
 		goto out;
 	}
+	apply_qdisc_bypass(d);
 	check_conf_all();
 	prune_state(d);
 	d->started = true;
@@ -1026,6 +1026,7 @@ out:
 	cap_close(d->cap);
 	rtnl_close(d->rtnl);
 	tbl_free(d->tbl);
+	cfl_free(d->cfl);
 	conf_free(d->conf);
 	state_clear(&d->st);
 	if (d->lock_fd != -1)

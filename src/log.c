@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYSTEMD
+/* the location fields are the caller's, passed in: not this file's */
+#define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 #endif
 
@@ -23,6 +25,7 @@
 #include "log.h"
 
 static int	log_level = LOG_INFO;
+static bool	log_pinned;	/* -d: the level stays debug */
 static int	log_journal;	/* stderr is connected to the journal */
 static int	log_tty;
 
@@ -61,6 +64,7 @@ void
 log_init(int level, bool debug_stderr)
 {
 	log_level = debug_stderr ? LOG_DEBUG : level;
+	log_pinned = debug_stderr;
 	log_journal = !debug_stderr && stderr_is_journal();
 	log_tty = isatty(STDERR_FILENO);
 }
@@ -68,7 +72,7 @@ log_init(int level, bool debug_stderr)
 void
 log_setlevel(int level)
 {
-	if (log_level != LOG_DEBUG || level == LOG_DEBUG)
+	if (!log_pinned)
 		log_level = level;
 }
 
@@ -90,12 +94,12 @@ log_ip(uint32_t addr)
 }
 
 static void
-emit(int prio, const struct log_ctx *ctx, const char *msg)
+emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char *msg)
 {
 #ifdef HAVE_SYSTEMD
 	if (log_journal) {
-		char f[8][1100], mac[18];
-		struct iovec iov[8];
+		char f[11][1100], mac[18];
+		struct iovec iov[11];
 		int n = 0, i;
 
 		/* Only the fields that are known: an empty one would be noise. */
@@ -113,6 +117,9 @@ emit(int prio, const struct log_ctx *ctx, const char *msg)
 		if (ctx && ctx->smac)
 			snprintf(f[n++], sizeof(f[0]), "SENDER_MAC=%s",
 			    arp_mac_str(ctx->smac, mac));
+		snprintf(f[n++], sizeof(f[0]), "CODE_FILE=%s", loc->file);
+		snprintf(f[n++], sizeof(f[0]), "CODE_LINE=%d", loc->line);
+		snprintf(f[n++], sizeof(f[0]), "CODE_FUNC=%s", loc->func);
 		for (i = 0; i < n; i++) {
 			iov[i].iov_base = f[i];
 			iov[i].iov_len = strlen(f[i]);
@@ -122,6 +129,7 @@ emit(int prio, const struct log_ctx *ctx, const char *msg)
 	}
 #else
 	(void)ctx;
+	(void)loc;
 #endif
 	if (log_tty)
 		fprintf(stderr, "arpownd: %s: %s\n", prio_names[prio & 7], msg);
@@ -170,11 +178,12 @@ ratelimit(const char *msg, unsigned *suppressed)
 	return 1;
 }
 
-static void vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt,
-    va_list ap) __attribute__((format(printf, 4, 0)));
+static void vlog(const struct log_loc *loc, int prio, const struct log_ctx *ctx,
+    int errnum, const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
 static void
-vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt, va_list ap)
+vlog(const struct log_loc *loc, int prio, const struct log_ctx *ctx, int errnum,
+    const char *fmt, va_list ap)
 {
 	unsigned dropped = 0;
 	char msg[1024];
@@ -190,59 +199,29 @@ vlog(int prio, const struct log_ctx *ctx, int errnum, const char *fmt, va_list a
 		return;
 	if (dropped && (len = strlen(msg)) < sizeof(msg))
 		snprintf(msg + len, sizeof(msg) - len, " (%u repeats suppressed)", dropped);
-	emit(prio, ctx, msg);
+	emit(loc, prio, ctx, msg);
 }
 
 void
-log_ctx(int prio, const struct log_ctx *ctx, const char *fmt, ...)
+log_at(const struct log_loc *loc, int errnum, int prio, const struct log_ctx *ctx,
+    const char *fmt, ...)
 {
 	va_list ap;
 	int saved = errno;
 
 	va_start(ap, fmt);
-	vlog(prio, ctx, 0, fmt, ap);
+	vlog(loc, prio, ctx, errnum, fmt, ap);
 	va_end(ap);
 	errno = saved;
 }
 
-#define LOGFN(name, prio, witherr)				\
-void								\
-name(const char *fmt, ...)					\
-{								\
-	va_list ap;						\
-	int saved = errno;					\
-								\
-	va_start(ap, fmt);					\
-	vlog(prio, NULL, (witherr) ? saved : 0, fmt, ap);	\
-	va_end(ap);						\
-	errno = saved;						\
-}
-
-LOGFN(log_warn, LOG_WARNING, 1)
-LOGFN(log_warnx, LOG_WARNING, 0)
-LOGFN(log_notice, LOG_NOTICE, 0)
-LOGFN(log_info, LOG_INFO, 0)
-LOGFN(log_debug, LOG_DEBUG, 0)
-
 void
-fatal(int code, const char *fmt, ...)
-{
-	va_list ap;
-	int saved = errno;
-
-	va_start(ap, fmt);
-	vlog(LOG_ERR, NULL, saved, fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
-void
-fatalx(int code, const char *fmt, ...)
+fatal_at(const struct log_loc *loc, int code, int errnum, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_ERR, NULL, 0, fmt, ap);
+	vlog(loc, LOG_ERR, NULL, errnum, fmt, ap);
 	va_end(ap);
 	exit(code);
 }

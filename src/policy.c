@@ -53,8 +53,17 @@ pol_decide(const struct tbl *t, const struct arp_req *req, struct pol_result *re
 		return res->verdict = res->owner ? POL_OTHER_IFACE : POL_NOT_LOCAL;
 	}
 	res->owner = in;
-	/* arp_ignore=2 semantics; a probe has no sender to check. */
-	if (in->mode == POL_SUBNET && req->sip != 0 && !tbl_in_subnet(in, req->sip))
+	/*
+	 * The kernel's own test (inet_confirm_addr): one of the interface's
+	 * subnets must hold the target and, for arp_ignore=2, the sender too.
+	 * Holding the target is not enough: 192.168.1.50 asking eth0 for
+	 * 10.0.0.1 is refused even when eth0 also has 192.168.1.1/24.  A
+	 * probe has no sender to check.
+	 */
+	if (in->mode == POL_SUBNET && req->sip != 0)
+		return res->verdict = tbl_covers(in, req->tip, req->sip) ?
+		    POL_ANSWER : POL_NOT_SUBNET;
+	if (!tbl_covers(in, req->tip, req->tip))
 		return res->verdict = POL_NOT_SUBNET;
 	return res->verdict = POL_ANSWER;
 }

@@ -34,6 +34,7 @@ struct rtnl {
 	/* Two buffers: an event callback may send a request (a sysctl
 	 * change) while the event buffer is still being walked. */
 	char			*evbuf, *buf;
+	uint64_t		 drained;	/* CLOCK_REALTIME ns: all read until then */
 };
 
 static int
@@ -164,6 +165,9 @@ parse_addr(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 	m->ifindex = (int)ifa->ifa_index;
 	m->plen = ifa->ifa_prefixlen;
 	memcpy(&m->addr, mnl_attr_get_payload(a), 4);
+	/* the subnet: what inet_ifa_match() compares with */
+	a = tb[IFA_ADDRESS] != NULL ? tb[IFA_ADDRESS] : a;
+	memcpy(&m->prefix, mnl_attr_get_payload(a), 4);
 	return 0;
 }
 
@@ -388,15 +392,27 @@ int
 rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg)
 {
 	struct cb_arg c = { fn, arg, 0, 0 };
+	struct timespec ts;
 	ssize_t n;
-	int i;
 
-	/* bounded, so that a storm of events cannot starve the capture */
-	for (i = 0; i < 64; i++) {
+	/*
+	 * Until the socket would block, not a fixed budget: a request that
+	 * arrived after the kernel acknowledged a delete must find the delete
+	 * applied, and the kernel queues the event before it sends the ACK.
+	 * The time is taken before each read, so that a frame stamped no later
+	 * than r->drained arrived before the read that found nothing.
+	 */
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &ts);
 		n = mnl_socket_recvfrom(r->ev, r->evbuf, RTNL_BUFSIZE);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN) {
+				r->drained = (uint64_t)ts.tv_sec * 1000000000u +
+				    (uint64_t)ts.tv_nsec;
 				break;
+			}
 			if (errno == ENOBUFS) {
 				drain(r->ev, r->evbuf);
 				return 1;
@@ -408,6 +424,12 @@ rtnl_read(struct rtnl *r, rtnl_fn *fn, void *arg)
 	if (c.bad)
 		log_warnx("rtnetlink: ignored %d malformed messages", c.bad);
 	return 0;
+}
+
+uint64_t
+rtnl_drained(const struct rtnl *r)
+{
+	return r->drained;
 }
 
 int

@@ -9,18 +9,23 @@
 
 #include "table.h"
 
-/* An address slot; ifindex 0 marks it empty (ifindexes start at 1). */
+/* An address slot: one per (address, ifindex), heading the chain of that
+ * interface's entries for the address (usually one); ifindex 0 marks it
+ * empty (ifindexes start at 1). */
 struct slot {
 	uint32_t	addr;
 	int		ifindex;
-	uint32_t	idx;		/* position in the interface's addrs[] */
+	uint32_t	idx;		/* first entry in the interface's addrs[] */
 };
+
+#define TBL_NIL		UINT32_MAX	/* ends a chain */
 
 struct tbl {
 	struct tbl_iface	**ifs;		/* NULL = empty */
 	size_t			  ifcap, nifs;	/* ifcap a power of two */
 	struct slot		 *slots;
-	size_t			  cap, n;	/* cap a power of two */
+	size_t			  cap, n;	/* cap a power of two; n slots in use */
+	size_t			  nent;		/* address entries, all interfaces */
 	unsigned		  gen;
 };
 
@@ -186,8 +191,13 @@ tbl_iface_del(struct tbl *t, int ifindex)
 
 	if (ifp == NULL)
 		return;
-	for (a = 0; a < ifp->naddrs; a++)
-		slot_del(t, slot_find(t, ifp->addrs[a].addr, ifindex));
+	for (a = 0; a < ifp->naddrs; a++) {
+		size_t k = slot_find(t, ifp->addrs[a].addr, ifindex);
+
+		if (t->slots[k].ifindex != 0)	/* an address's other entries */
+			slot_del(t, k);
+	}
+	t->nent -= ifp->naddrs;
 	if_del_slot(t, i);
 	free(ifp->addrs);
 	free(ifp);
@@ -209,7 +219,7 @@ void
 tbl_count(const struct tbl *t, size_t *nifaces, size_t *naddrs)
 {
 	*nifaces = t->nifs;
-	*naddrs = t->n;
+	*naddrs = t->nent;
 }
 
 static int
@@ -230,67 +240,125 @@ slot_grow(struct tbl *t)
 	return 0;
 }
 
+static uint32_t
+mask_of(uint8_t plen)
+{
+	return plen == 0 ? 0 : htonl(0xffffffffu << (32 - plen));
+}
+
+/* The kernel's inet_ifa_match(): is ip inside the entry's subnet? */
+static bool
+entry_holds(const struct tbl_addr *e, uint32_t ip)
+{
+	return ((ip ^ e->prefix) & mask_of(e->plen)) == 0;
+}
+
+/* The identity the kernel refuses to hold twice (inet_insert_ifa). */
+static bool
+entry_same(const struct tbl_addr *e, uint32_t prefix, uint8_t plen)
+{
+	return e->plen == plen && entry_holds(e, prefix);
+}
+
 int
-tbl_addr_add(struct tbl *t, int ifindex, uint32_t addr, uint8_t plen)
+tbl_addr_add(struct tbl *t, int ifindex, uint32_t addr, uint32_t prefix, uint8_t plen)
 {
 	struct tbl_iface *ifp;
 	struct tbl_addr *na;
+	uint32_t j;
 	size_t i;
 
-	if ((ifp = tbl_iface(t, ifindex)) == NULL)
+	if (plen > 32 || (ifp = tbl_iface(t, ifindex)) == NULL)
 		return -1;
 	i = slot_find(t, addr, ifindex);
 	if (t->slots[i].ifindex != 0) {
-		na = &ifp->addrs[t->slots[i].idx];
-		na->plen = plen;
-		na->gen = t->gen;
-		return 0;
+		for (j = t->slots[i].idx; j != TBL_NIL; j = ifp->addrs[j].next)
+			if (entry_same(&ifp->addrs[j], prefix, plen)) {
+				ifp->addrs[j].prefix = prefix;
+				ifp->addrs[j].gen = t->gen;
+				return 0;
+			}
 	}
 	if (ifp->naddrs == ifp->aaddrs) {
 		size_t n = ifp->aaddrs ? ifp->aaddrs * 2 : 4;
 
-		if ((na = realloc(ifp->addrs, n * sizeof(*na))) == NULL)
+		if (n >= TBL_NIL || (na = realloc(ifp->addrs, n * sizeof(*na))) == NULL)
 			return -1;
 		ifp->addrs = na;
 		ifp->aaddrs = n;
 	}
-	if ((t->n + 1) * 2 > t->cap) {
-		if (slot_grow(t) == -1)
-			return -1;
-		i = slot_find(t, addr, ifindex);
+	if (t->slots[i].ifindex == 0) {
+		if ((t->n + 1) * 2 > t->cap) {
+			if (slot_grow(t) == -1)
+				return -1;
+			i = slot_find(t, addr, ifindex);
+		}
+		t->slots[i].addr = addr;
+		t->slots[i].ifindex = ifindex;
+		t->slots[i].idx = TBL_NIL;
+		t->n++;
 	}
-	t->slots[i].addr = addr;
-	t->slots[i].ifindex = ifindex;
-	t->slots[i].idx = (uint32_t)ifp->naddrs;
-	t->n++;
-	na = &ifp->addrs[ifp->naddrs++];
+	na = &ifp->addrs[ifp->naddrs];
 	na->addr = addr;
+	na->prefix = prefix;
 	na->plen = plen;
 	na->gen = t->gen;
+	na->next = t->slots[i].idx;
+	t->slots[i].idx = (uint32_t)ifp->naddrs++;
+	t->nent++;
 	return 1;
 }
 
+/* Point whatever points at entry from (its slot or a chain link) at to. */
+static void
+entry_moved(struct tbl *t, struct tbl_iface *ifp, uint32_t from, uint32_t to)
+{
+	struct slot *sl = &t->slots[slot_find(t, ifp->addrs[from].addr, ifp->ifindex)];
+	uint32_t j;
+
+	if (sl->idx == from) {
+		sl->idx = to;
+		return;
+	}
+	for (j = sl->idx; j != TBL_NIL; j = ifp->addrs[j].next)
+		if (ifp->addrs[j].next == from) {
+			ifp->addrs[j].next = to;
+			return;
+		}
+}
+
 int
-tbl_addr_del(struct tbl *t, int ifindex, uint32_t addr)
+tbl_addr_del(struct tbl *t, int ifindex, uint32_t addr, uint32_t prefix, uint8_t plen)
 {
 	struct tbl_iface *ifp;
-	size_t i, idx, last;
+	uint32_t j, prev = TBL_NIL, last;
+	size_t i;
 
 	if ((ifp = tbl_iface(t, ifindex)) == NULL)
 		return 0;
 	i = slot_find(t, addr, ifindex);
 	if (t->slots[i].ifindex == 0)
 		return 0;
-	idx = t->slots[i].idx;
-	slot_del(t, i);
-	/* keep addrs[] dense: move the last entry into the hole */
-	last = ifp->naddrs - 1;
-	if (idx != last) {
-		ifp->addrs[idx] = ifp->addrs[last];
-		t->slots[slot_find(t, ifp->addrs[idx].addr, ifindex)].idx =
-		    (uint32_t)idx;
+	for (j = t->slots[i].idx; j != TBL_NIL; prev = j, j = ifp->addrs[j].next)
+		if (entry_same(&ifp->addrs[j], prefix, plen))
+			break;
+	if (j == TBL_NIL)
+		return 0;
+	/* unlink it; the address stays owned while its chain is not empty */
+	if (prev == TBL_NIL)
+		t->slots[i].idx = ifp->addrs[j].next;
+	else
+		ifp->addrs[prev].next = ifp->addrs[j].next;
+	if (t->slots[i].idx == TBL_NIL)
+		slot_del(t, i);
+	/* keep addrs[] dense: the last entry moves into the hole */
+	last = (uint32_t)ifp->naddrs - 1;
+	if (j != last) {
+		entry_moved(t, ifp, last, j);
+		ifp->addrs[j] = ifp->addrs[last];
 	}
 	ifp->naddrs--;
+	t->nent--;
 	return 1;
 }
 
@@ -322,17 +390,17 @@ tbl_addr_owner(const struct tbl *t, uint32_t addr,
 bool
 tbl_in_subnet(const struct tbl_iface *ifp, uint32_t ip)
 {
-	uint32_t h = ntohl(ip), mask;
+	return tbl_covers(ifp, ip, ip);
+}
+
+bool
+tbl_covers(const struct tbl_iface *ifp, uint32_t a, uint32_t b)
+{
 	size_t i;
 
-	for (i = 0; i < ifp->naddrs; i++) {
-		if (ifp->addrs[i].plen == 0)
+	for (i = 0; i < ifp->naddrs; i++)
+		if (entry_holds(&ifp->addrs[i], a) && entry_holds(&ifp->addrs[i], b))
 			return true;
-		mask = ifp->addrs[i].plen >= 32 ? 0xffffffffu :
-		    ~(0xffffffffu >> ifp->addrs[i].plen);
-		if (((ntohl(ifp->addrs[i].addr) ^ h) & mask) == 0)
-			return true;
-	}
 	return false;
 }
 
@@ -360,20 +428,10 @@ tbl_gen_begin(struct tbl *t)
 	return ++t->gen;
 }
 
-void
-tbl_addr_seen(struct tbl *t, int ifindex, uint32_t addr)
-{
-	size_t i = slot_find(t, addr, ifindex);
-	struct tbl_iface *ifp;
-
-	if (t->slots[i].ifindex != 0 && (ifp = tbl_iface(t, ifindex)) != NULL)
-		ifp->addrs[t->slots[i].idx].gen = t->gen;
-}
-
 struct sweep_arg {
 	struct tbl	*t;
 	unsigned	 gen;
-	void		(*fn)(struct tbl_iface *, uint32_t, void *);
+	void		(*fn)(struct tbl_iface *, const struct tbl_addr *, void *);
 	void		*arg;
 };
 
@@ -381,8 +439,8 @@ static int
 sweep_iface(struct tbl_iface *ifp, void *arg)
 {
 	struct sweep_arg *s = arg;
+	struct tbl_addr e;
 	size_t i = 0;
-	uint32_t addr;
 
 	/* deleting moves the last entry into i: look at i again */
 	while (i < ifp->naddrs) {
@@ -390,17 +448,17 @@ sweep_iface(struct tbl_iface *ifp, void *arg)
 			i++;
 			continue;
 		}
-		addr = ifp->addrs[i].addr;
-		tbl_addr_del(s->t, ifp->ifindex, addr);
+		e = ifp->addrs[i];
+		tbl_addr_del(s->t, ifp->ifindex, e.addr, e.prefix, e.plen);
 		if (s->fn != NULL)
-			s->fn(ifp, addr, s->arg);
+			s->fn(ifp, &e, s->arg);
 	}
 	return 0;
 }
 
 void
 tbl_addr_sweep(struct tbl *t, unsigned gen,
-    void (*fn)(struct tbl_iface *, uint32_t addr, void *), void *arg)
+    void (*fn)(struct tbl_iface *, const struct tbl_addr *, void *), void *arg)
 {
 	struct sweep_arg s = { t, gen, fn, arg };
 

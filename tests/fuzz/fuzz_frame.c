@@ -39,7 +39,7 @@ table(void)
 		memset(ifp->mac, v[i].ifindex, 6);
 		ifp->mac[0] = 2;
 		inet_pton(AF_INET, v[i].addr, &a);
-		tbl_addr_add(t, v[i].ifindex, a, v[i].plen);
+		tbl_addr_add(t, v[i].ifindex, a, a, v[i].plen);
 	}
 	return t;
 }

@@ -27,6 +27,40 @@ expect_eq "$(grep -c 'address conflict: 10.1.0.1 is ours' "$TMPDIR_T/arpownd.log
 n=$(sed -n 's/.*rate-limited-sender \([0-9]*\).*/\1/p' "$TMPDIR_T/arpownd.log" | tail -n 1)
 [ "$n" -ge 850 ] || fail "rate-limited-sender counter $n, expected the ~880 refused"
 pass "refused requests counted: rate-limited-sender $n"
+
+# Two senders sharing one bucket (10.1.0.50 and 10.1.16.135 hash to the
+# same slot) are limited together, not reset by each other: 500/s each
+# for a second at sender_rate = 100 is about 110 answers between them.
+bg_run f "$ARPC" -q -i f0 -s 10.1.0.50 -c 500 -r 500 -w 300 10.1.0.1
+p1=$LAST_PID
+ask f f0 10.1.0.1 -s 10.1.16.135 -c 500 -r 500
+n2=$NREPLY
+wait "$p1" || true
+kill -USR1 "$ARPOWND_PID"
+sleep 0.3
+lim=$(sed -n 's/.*rate-limited-sender \([0-9]*\).*/\1/p' "$TMPDIR_T/arpownd.log" | tail -n 1)
+[ $((lim - n)) -ge 800 ] ||
+	fail "two colliding senders, 1,000 requests at sender_rate = 100: only $((lim - n)) refused (a reset bucket lets them all through)"
+pass "two senders sharing a bucket share its rate: $((lim - n)) of 1000 refused (second sender got $n2)"
+
+# Conflicts: two of our addresses that shared a slot of the old throttle
+# (10.0.0.1 and 10.0.0.234), claimed alternately 2,000 times: one line each.
+addr_add h eth0 10.0.0.234/24
+nl=$(grep -c 'address conflict' "$TMPDIR_T/arpownd.log")
+bg_run f "$ARPC" -q -i f0 -s 10.0.0.1 -c 1000 -r 1000 -w 0 10.1.0.9
+p1=$LAST_PID
+ns f "$ARPC" -q -i f0 -s 10.0.0.234 -c 1000 -r 1000 -w 0 10.1.0.9 >/dev/null || true
+wait "$p1" || true
+expect_eq "$(($(grep -c 'address conflict' "$TMPDIR_T/arpownd.log") - nl))" 2 \
+	"2,000 alternating claims of two addresses that shared a slot: one line each"
+# Many addresses claimed at once: the lines of one interval are capped.
+for i in $(seq 1 200); do echo "addr add 10.1.2.$i/32 dev eth2"; done >"$TMPDIR_T/b"
+ns h ip -batch "$TMPDIR_T/b"
+nl=$(grep -c 'address conflict' "$TMPDIR_T/arpownd.log")
+ask f f0 10.1.0.9 -s 10.1.2.1 --vary 200 -c 2000 -r 2000 -w 0
+got=$(($(grep -c 'address conflict' "$TMPDIR_T/arpownd.log") - nl))
+[ "$got" -le 20 ] || fail "200 claimed addresses: $got conflict lines in one interval (cap 20)"
+pass "200 claimed addresses in one second: $got lines (at most 20 an interval)"
 arpownd_stop
 
 write_conf "[global]

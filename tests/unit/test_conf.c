@@ -71,6 +71,8 @@ test_defaults_equal_example(void **state)
 	assert_int_equal(e->sender_rate, d->sender_rate);
 	assert_int_equal(e->total_rate, d->total_rate);
 	assert_int_equal(e->busy_poll_us, d->busy_poll_us);
+	assert_int_equal(e->qdisc_bypass, d->qdisc_bypass);
+	assert_false(d->qdisc_bypass);
 	assert_int_equal(e->nsections, 0);
 	assert_int_equal(d->mode, POL_OWNER);
 	assert_int_equal(d->arp_announce, 2);
@@ -88,7 +90,8 @@ test_good(void **state)
 	(void)state;
 	c = load("; comment\n# another\n[global]\ninterfaces = eth* !eth9 \"Wan0\"\n"
 	    "mode = subnet   ; inline comment\narp_announce = keep\nlearn = off\n"
-	    "log_level = debug\nuser = nobody\nsender_rate = 0\ntotal_rate = 5000\n"
+	    "log_level = debug\nuser = 61234:61234\nsender_rate = 0\ntotal_rate = 5000\n"
+	    "qdisc_bypass = yes\nbusy_poll_us = 2000\n"
 	    "\n[interface Uplink]\nmatch = Eth1 eth2*\nmode = system\n"
 	    "[interface other side]\nmatch = !x\n");
 	if (c == NULL)
@@ -101,7 +104,9 @@ test_good(void **state)
 	assert_int_equal(c->arp_announce, CONF_ANNOUNCE_KEEP);
 	assert_false(c->learn);
 	assert_int_equal(c->log_level, LOG_DEBUG);
-	assert_string_equal(c->user, "nobody");
+	assert_string_equal(c->user, "61234:61234");
+	assert_true(c->qdisc_bypass);
+	assert_int_equal(c->busy_poll_us, 2000);
 	assert_int_equal(c->sender_rate, 0);
 	assert_int_equal(c->total_rate, 5000);
 	assert_int_equal(c->nsections, 2);
@@ -166,7 +171,14 @@ static const struct bad bad[] = {
 	{ "[global]\nsender_rate = -5\n", 1, "whole number" },
 	{ "[global]\ntotal_rate = 1e3\n", 1, "whole number" },
 	{ "[global]\nuser = a b\n", 1, "must be a user name" },
-	{ "[global]\nbusy_poll_us = 20000\n", 1, "0 to 10000" },
+	{ "[global]\nbusy_poll_us = 2001\n", 1, "0 to 2000" },
+	{ "[global]\nqdisc_bypass = sometimes\n", 1, "[global] qdisc_bypass = sometimes: must be yes or no" },
+	{ "[global]\nuser = 12:ab\n", 1, "must be a user name, a uid, or uid:gid" },
+	{ "[global]\nuser = 12:\n", 1, "uid:gid" },
+	{ "[global]\nuser = 1:2:3\n", 1, "uid:gid" },
+	/* iniparser would file [interface a:b]'s keys under [interface a] */
+	{ "[interface a]\nmatch = x\n[interface a:b]\nmatch = y\n", 1,
+	    "arpownd.conf:3: [interface a:b]: ':' cannot be used in a section name or label" },
 	{ "[global]\nmode = OWNER\n", 1, "must be one of" },
 	{ "[global]\nmode = ownr\narp_announce = 9\nlearn = perhaps\n", 3, "mode = ownr" },
 	{ "[global]\nfoo\n", 1, "syntax error" },

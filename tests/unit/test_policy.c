@@ -11,26 +11,30 @@
 
 #include "policy.h"
 
-/* ifindex 1 lo (10.0.0.50 VIP), 2 eth0 10.0.0.1/24, 3 eth1 10.0.0.2/24,
- * 4 eth2 10.1.0.1/24, 5 eth3 10.2.0.1/24 (unmanaged), 6 eth4 down
- * 10.3.0.1/24, 7 eth5 mode off 10.4.0.1/24 */
+/* ifindex 1 lo (10.0.0.50 VIP), 2 eth0 10.0.0.1/24 192.168.1.1/24
+ * 10.0.0.8/32, 3 eth1 10.0.0.2/24, 4 eth2 10.1.0.1/24 and 172.16.5.5 peer
+ * 172.16.9.9/32, 5 eth3 10.2.0.1/24 (unmanaged), 6 eth4 down 10.3.0.1/24,
+ * 7 eth5 mode off 10.4.0.1/24 */
 static struct tbl *
 host(int mode0, int mode1, int mode2)
 {
 	static const struct { int ifindex; const char *addr; uint8_t plen;
-	    bool managed; unsigned flags; } v[] = {
-		{ 1, "10.0.0.50", 32, false, IFF_UP | IFF_LOOPBACK },
-		{ 2, "10.0.0.1", 24, true, IFF_UP },
-		{ 3, "10.0.0.2", 24, true, IFF_UP },
-		{ 4, "10.1.0.1", 24, true, IFF_UP },
-		{ 5, "10.2.0.1", 24, false, IFF_UP },
-		{ 6, "10.3.0.1", 24, true, 0 },
-		{ 7, "10.4.0.1", 24, true, IFF_UP },
+	    bool managed; unsigned flags; const char *peer; } v[] = {
+		{ 1, "10.0.0.50", 32, false, IFF_UP | IFF_LOOPBACK, NULL },
+		{ 2, "10.0.0.1", 24, true, IFF_UP, NULL },
+		{ 2, "192.168.1.1", 24, true, IFF_UP, NULL },
+		{ 2, "10.0.0.8", 32, true, IFF_UP, NULL },
+		{ 4, "172.16.5.5", 32, true, IFF_UP, "172.16.9.9" },
+		{ 3, "10.0.0.2", 24, true, IFF_UP, NULL },
+		{ 4, "10.1.0.1", 24, true, IFF_UP, NULL },
+		{ 5, "10.2.0.1", 24, false, IFF_UP, NULL },
+		{ 6, "10.3.0.1", 24, true, 0, NULL },
+		{ 7, "10.4.0.1", 24, true, IFF_UP, NULL },
 	};
 	int modes[8] = { 0, POL_OWNER, mode0, mode1, mode2, POL_OWNER, POL_OWNER, POL_OFF };
 	struct tbl *t = tbl_new();
 	struct tbl_iface *ifp;
-	uint32_t a;
+	uint32_t a, p;
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -43,7 +47,10 @@ host(int mode0, int mode1, int mode2)
 		ifp->mac[0] = 2;
 		ifp->mac[5] = (uint8_t)v[i].ifindex;
 		inet_pton(AF_INET, v[i].addr, &a);
-		tbl_addr_add(t, v[i].ifindex, a, v[i].plen);
+		p = a;
+		if (v[i].peer != NULL)
+			inet_pton(AF_INET, v[i].peer, &p);
+		assert_int_equal(tbl_addr_add(t, v[i].ifindex, a, p, v[i].plen), 1);
 	}
 	return t;
 }
@@ -74,9 +81,16 @@ static const struct c cases[] = {
 	{ "lo VIP, system", { Y, O, O }, 2, "10.0.0.100", "10.0.0.50", 0x64, POL_OTHER_IFACE, 0 },
 	/* subnet */
 	{ "subnet: sender inside", { S, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
-	{ "subnet: sender outside", { S, O, O }, 2, "192.168.1.1", "10.0.0.1", 0x64, POL_NOT_SUBNET, 2 },
+	{ "subnet: sender outside", { S, O, O }, 2, "172.31.1.1", "10.0.0.1", 0x64, POL_NOT_SUBNET, 2 },
 	{ "subnet: probe", { S, O, O }, 2, "0.0.0.0", "10.0.0.1", 0x64, POL_ANSWER, 2 },
-	{ "owner: sender outside", { O, O, O }, 2, "192.168.1.1", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "owner: sender outside", { O, O, O }, 2, "172.31.1.1", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	/* arp_ignore=2 as the kernel has it: one subnet must hold both */
+	{ "subnet: sender in eth0's other subnet", { S, O, O }, 2, "192.168.1.50", "10.0.0.1", 0x64, POL_NOT_SUBNET, 2 },
+	{ "subnet: that subnet's own address", { S, O, O }, 2, "192.168.1.50", "192.168.1.1", 0x64, POL_ANSWER, 2 },
+	{ "subnet: /32 inside another entry's /24", { S, O, O }, 2, "10.0.0.100", "10.0.0.8", 0x64, POL_ANSWER, 2 },
+	/* arp_ignore=1: a p-t-p address outside its peer's subnet is refused */
+	{ "owner: p-t-p address", { O, O, O }, 4, "10.1.0.100", "172.16.5.5", 0x64, POL_NOT_SUBNET, 4 },
+	{ "owner: p-t-p address, probe", { O, O, O }, 4, "0.0.0.0", "172.16.5.5", 0x64, POL_NOT_SUBNET, 4 },
 	/* system */
 	{ "system: eth2 for eth0's", { O, O, Y }, 4, "10.1.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
 	{ "system: unmanaged holder", { O, O, Y }, 4, "10.1.0.100", "10.2.0.1", 0x64, POL_OTHER_IFACE, 0 },

@@ -1,0 +1,29 @@
+/* limit.h — token buckets for replies and neighbour learning; pure. */
+#ifndef ARPOWND_LIMIT_H
+#define ARPOWND_LIMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LIM_SENDER_SLOTS	4096	/* per-sender buckets, shared on collision */
+
+/* rate tokens a second; the burst is a tenth of a second's, at least 10 */
+struct lim_bucket {
+	double	tokens;
+	double	last;	/* 0: never used, starts full */
+};
+
+struct lim {
+	struct lim_bucket	total, learn;
+	struct lim_bucket	senders[LIM_SENDER_SLOTS];
+};
+
+/* Take one token from b at rate per second at time now; false when empty. */
+bool lim_take(struct lim_bucket *b, long rate, double now);
+/* Take one from the bucket of sender ip (shared by the senders hashed to
+ * it: fixed memory whatever their number); false when empty. */
+bool lim_sender(struct lim *l, uint32_t ip, long rate, double now);
+/* The slot sender ip shares (for tests). */
+unsigned lim_sender_slot(uint32_t ip);
+
+#endif

@@ -1,0 +1,49 @@
+/* limit.c — token buckets.  A flood from a million spoofed senders must not
+ * cost a million buckets: senders hash into a fixed table and share a
+ * bucket on a collision.  Sharing, never resetting: a slot handed to the
+ * newest sender with a full bucket would let two alternating senders that
+ * collide be answered without limit. */
+#include "config.h"
+
+#include <arpa/inet.h>
+
+#include "limit.h"
+
+static double
+burst_of(long rate)
+{
+	double b = (double)rate / 10.0;
+
+	return b < 10 ? 10 : b;
+}
+
+bool
+lim_take(struct lim_bucket *b, long rate, double now)
+{
+	double burst = burst_of(rate);
+
+	if (b->last == 0)
+		b->tokens = burst;
+	else if (now > b->last)
+		b->tokens += (now - b->last) * (double)rate;
+	if (b->tokens > burst)
+		b->tokens = burst;
+	b->last = now;		/* a clock stepped back re-bases, refills nothing */
+	if (b->tokens < 1)
+		return false;
+	b->tokens -= 1;
+	return true;
+}
+
+unsigned
+lim_sender_slot(uint32_t ip)
+{
+	/* Fibonacci hashing: the top 12 bits of the product */
+	return (ntohl(ip) * 2654435761u) >> 20;
+}
+
+bool
+lim_sender(struct lim *l, uint32_t ip, long rate, double now)
+{
+	return lim_take(&l->senders[lim_sender_slot(ip)], rate, now);
+}
