@@ -30,7 +30,7 @@ owner() { { dpkg -S "$1" 2>/dev/null || true; } | head -n 1 | cut -d: -f1; }
 deps_of_list() {
 	local p
 	for p in $list; do
-		dpkg-query -W -f='${Depends}\n' "$p" 2>/dev/null || true
+		dpkg-query -W -f='${Depends}, ${Pre-Depends}\n' "$p" 2>/dev/null || true
 	done | tr ',|' '\n\n' | sed 's/([^)]*)//; s/:any//; s/ //g' | grep . | sort -u
 }
 ldeps=$(deps_of_list)
@@ -48,7 +48,9 @@ done
 
 # 3. Commands the tests require.
 for c in $(grep -rhoE 'need_cmd [A-Za-z0-9 _.-]+' tests | tr ' ' '\n' | grep -v '^need_cmd$' | sort -u); do
-	path=$(command -v "$c" 2>/dev/null) || { missing "command $c (need_cmd) is not installed"; continue; }
+	# the system's PATH: what a fresh machine has, not a pyenv shim or the like
+	path=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$c" 2>/dev/null) ||
+		{ missing "command $c (need_cmd) is not installed"; continue; }
 	path=$(readlink -f "$path")
 	p=$(owner "$path")
 	# merged /usr: dpkg may know it under /bin or /sbin
@@ -59,6 +61,10 @@ for c in $(grep -rhoE 'need_cmd [A-Za-z0-9 _.-]+' tests | tr ' ' '\n' | grep -v 
 		continue
 	fi
 	in_list "$p" && continue
+	# python3 resolves to python3.11-minimal's python3.11, but the name
+	# python3 is python3-minimal's, which the listed python3 pre-depends on
+	p2=$(owner "$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$c")")
+	[ -n "$p2" ] && { in_list "$p2" || grep -qxF "$p2" <<<"$ldeps"; } && continue
 	ess=$(dpkg-query -W -f='${Essential} ${Priority}' "$p" 2>/dev/null || true)
 	case $ess in yes*|*required) continue ;; esac
 	missing "command $c comes from $p, which tests/packages.txt lacks"

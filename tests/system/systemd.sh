@@ -1,0 +1,730 @@
+#!/bin/bash
+# systemd.sh — the unit under a real systemd 252 (make check-system).
+#
+# Boots Debian 12's systemd in a container (systemd-nspawn) on a minimal
+# root tree (debootstrap, cached under .cache/system-root), installs the
+# built tree into it (make install DESTDIR=) and checks, with network
+# interfaces this test made in its own namespaces, what an admin relies on:
+#
+#   enable --now reaches "active (running)" through Type=notify, with the
+#   STATUS= line, as a dynamic user holding CAP_NET_RAW + CAP_NET_ADMIN only;
+#   arp_ignore 8 and answers from the owning NIC; the hardening really
+#   applied (read-only /, private /tmp, no /home); journal fields; reload
+#   with a good file takes effect and with a bad one FAILS while the old
+#   configuration keeps serving; stop, SIGKILL (ExecStopPost + Restart=) and
+#   the watchdog (SIGSTOP) all leave the true originals, never 8; and at
+#   boot, a network manager ordered like systemd-networkd never adds an
+#   address while a managed interface is still at arp_ignore 0 (3 boots).
+#
+# Topology (tests/integration/topo.sh): the container runs in namespace h
+# (eth0 10.0.0.1, eth1 10.0.0.2 on bridge br0 with client c; eth2 10.1.0.1
+# to f).  Everything happens inside a private mount namespace (unshare -m)
+# with its own /run, and the container in a cgroup of its own: no mount,
+# cgroup, interface or sysctl of the host is changed, and all of it goes
+# with the test.
+#
+# Exit 77 (SKIP) with the reason where this cannot run: not root, no
+# unshare/nspawn/debootstrap, no way to the mirror, nspawn refusing.  With
+# ARPOWND_SYSTEM_REQUIRED=1 (CI) a skip is a failure.
+#
+# Environment: ARPOWND_SYSTEM_CACHE (root tree cache, default
+# $top_srcdir/.cache/system-root), ARPOWND_SYSTEM_MIRROR (default: the
+# machine's Debian apt source, else http://deb.debian.org/debian),
+# KEEP_TMP=1 keeps the temporary directory (logs, container journal).
+
+skip() {
+	if [ "${ARPOWND_SYSTEM_REQUIRED:-0}" = 1 ]; then
+		echo "FAIL: would skip (ARPOWND_SYSTEM_REQUIRED=1): $*" >&2
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+# ---- a private mount namespace for all of it ----------------------------
+if [ -z "${_ARPOWND_SYSTEM_NS:-}" ]; then
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	command -v unshare >/dev/null || skip "needs unshare (util-linux)"
+	unshare -m --propagation private true 2>/dev/null ||
+		skip "cannot make a private mount namespace (unshare -m)"
+	_ARPOWND_SYSTEM_NS=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
+fi
+# Own /run: ip netns, nspawn (/run/systemd/nspawn) and anything else that
+# writes there leave nothing on the host's /run.
+mount -t tmpfs -o mode=0755,nosuid,nodev arpownd-system /run ||
+	skip "cannot mount a tmpfs on /run in the private mount namespace"
+
+T_START=${EPOCHREALTIME/[.,]/}
+. "${top_srcdir:-.}/tests/integration/lib.sh"
+. "${top_srcdir:-.}/tests/integration/topo.sh"
+trap cleanup EXIT
+
+# (lib.sh's need_cmd, but through skip(): CI can refuse to skip)
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
+	done
+}
+need_cmd debootstrap systemd-nspawn nsenter setpriv python3 ip flock
+need_netns
+
+SRC=$(cd "${top_srcdir:-.}" && pwd)
+BUILD=$(cd "${top_builddir:-.}" && pwd)
+[ -f "$BUILD/Makefile" ] || fail "no configured build tree at $BUILD"
+
+elapsed() {		# seconds since the start, one decimal
+	local now=${EPOCHREALTIME/[.,]/}
+	printf '%d.%d' $(((now - T_START) / 1000000)) $(((now - T_START) / 100000 % 10))
+}
+say() { echo "[$(elapsed) s] $*"; }
+
+# ---- the root tree, cached ---------------------------------------------
+# Runtime libraries of the daemon (ldd src/arpownd, Debian 12 names) and
+# what the test needs inside: systemd + dbus to boot, iproute2 for the
+# stand-in network manager.  Changing this list (or the suite) changes the
+# key and builds a new tree.
+SUITE=bookworm
+ROOT_PKGS="systemd dbus iproute2 libpcap0.8 libmnl0 libev4 libiniparser1 libcap-ng0 libsystemd0"
+ROOT_RECIPE=1	# bump when the steps below change what the tree holds
+CACHE=${ARPOWND_SYSTEM_CACHE:-$SRC/.cache/system-root}
+
+mirror() {
+	local m
+	if [ -n "${ARPOWND_SYSTEM_MIRROR:-}" ]; then
+		echo "$ARPOWND_SYSTEM_MIRROR"
+		return
+	fi
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }')
+	[ -n "$m" ] || m=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' \
+		/etc/apt/sources.list 2>/dev/null)
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+root_tree() {
+	local key tmp rc
+	key=$({ printf '%s\n' "$SUITE" minbase "$ROOT_RECIPE"; tr ' ' '\n' <<<"$ROOT_PKGS" | sort; } |
+		sha256sum | cut -c1-16)
+	ROOT=$CACHE/$SUITE-$key
+	mkdir -p "$CACHE" || fail "mkdir $CACHE"
+	# Exclusive while a tree is built (and stale ones removed), shared
+	# while one is booted: no run deletes the tree another one uses.
+	exec 9>"$CACHE/.lock"
+	timeout 900 flock -x 9 || fail "the root tree cache $CACHE stayed locked 15 minutes"
+	if [ -f "$ROOT/.complete" ]; then
+		ROOT_HOW=cached
+		flock -s 9
+		say "root tree: cached $ROOT"
+		return
+	fi
+	ROOT_HOW="built by this run"
+	MIRROR=$(mirror)
+	say "root tree: debootstrap $SUITE from $MIRROR into $ROOT (first run only)"
+	tmp=$CACHE/.build-$key
+	rm -rf "$tmp"
+	rc=0
+	timeout 900 debootstrap --variant=minbase --include="${ROOT_PKGS// /,}" \
+		"$SUITE" "$tmp" "$MIRROR" >"$TMPDIR_T/debootstrap.log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 20 "$TMPDIR_T/debootstrap.log" >&2
+		rm -rf "$tmp"
+		# no way to the mirror is a reason to skip; anything else a failure
+		wget -q -T 20 -t 1 -O /dev/null "$MIRROR/dists/$SUITE/Release" 2>/dev/null ||
+			skip "cannot reach $MIRROR (debootstrap status $rc)"
+		fail "debootstrap $SUITE from $MIRROR failed with status $rc although the mirror answers"
+	fi
+	# the downloaded packages are not needed to boot
+	rm -f "$tmp"/var/cache/apt/archives/*.deb
+	touch "$tmp/.complete"
+	mv "$tmp" "$ROOT" || fail "mv $tmp $ROOT"
+	# trees of other keys are stale
+	find "$CACHE" -mindepth 1 -maxdepth 1 -type d -name "$SUITE-*" ! -path "$ROOT" \
+		-exec rm -rf {} + 2>/dev/null
+	flock -s 9
+	say "root tree: built ($(du -sh "$ROOT" | cut -f1))"
+}
+
+# ---- the container's root: an overlay over the cached tree -------------
+# Each run boots a fresh copy; the cache itself is never written.
+MERGED=$TMPDIR_T/root
+prepare_root() {
+	mkdir -p "$TMPDIR_T/upper" "$TMPDIR_T/work" "$MERGED"
+	mount -t overlay arpownd-system-root \
+		-o "lowerdir=$ROOT,upperdir=$TMPDIR_T/upper,workdir=$TMPDIR_T/work" "$MERGED" ||
+		skip "cannot mount an overlay on $ROOT"
+	# shellcheck disable=SC2016 # expanded at cleanup
+	at_cleanup 'umount -l "$MERGED" 2>/dev/null'
+	# no console to log in on: the getty would only fail
+	ln -sf /dev/null "$MERGED/etc/systemd/system/console-getty.service"
+	echo arpownd-test >"$MERGED/etc/hostname"
+
+	say "installing the built tree (make install DESTDIR=)"
+	timeout 300 make -s -C "$BUILD" install DESTDIR="$MERGED" >"$TMPDIR_T/install.log" 2>&1 ||
+		{ cat "$TMPDIR_T/install.log" >&2; fail "make install DESTDIR=$MERGED"; }
+	UNITFILE=
+	for d in usr/local/lib usr/lib lib; do
+		[ -f "$MERGED/$d/systemd/system/arpownd.service" ] && UNITFILE=$d/systemd/system/arpownd.service
+	done
+	[ -n "$UNITFILE" ] || fail "make install put arpownd.service in no directory systemd reads"
+	SBIN=$(sed -n 's|^ExecStart=\(.*\)/arpownd$|\1|p' "$MERGED/$UNITFILE")
+	[ -x "$MERGED$SBIN/arpownd" ] || fail "the unit's ExecStart $SBIN/arpownd is not installed"
+	# the example (= the built-in defaults) as /etc/arpownd.conf, whatever
+	# the tree's sysconfdir
+	install -m 0644 "$SRC/conf/arpownd.conf" "$MERGED/etc/arpownd.conf"
+	say "installed: /$UNITFILE, $SBIN/arpownd"
+}
+
+# ---- booting --------------------------------------------------------------
+# The container's systemd gets a cgroup of its own under ours, in the
+# unified hierarchy and in name=systemd; nspawn --keep-unit would otherwise
+# create payload/ and supervisor/ in whatever cgroup we are in.
+CGROUPS=()
+make_cgroups() {
+	local mnt opts rel
+	while read -r mnt opts; do
+		case $opts in
+		cgroup2) rel=$(sed -n 's/^0:://p' /proc/self/cgroup) ;;
+		*name=systemd*) rel=$(sed -n 's/^[0-9]*:name=systemd://p' /proc/self/cgroup) ;;
+		*) continue ;;
+		esac
+		[ -n "$rel" ] || continue
+		CGROUPS+=("$mnt${rel%/}/arpownd-system.$$")
+	done < <(findmnt -rn -t cgroup,cgroup2 -o TARGET,FSTYPE,OPTIONS | awk '{ print $1, ($2 == "cgroup2" ? "cgroup2" : $3) }')
+	local cg
+	for cg in "${CGROUPS[@]}"; do
+		mkdir "$cg" || fail "mkdir $cg"
+	done
+	at_cleanup stop_container
+	at_cleanup remove_cgroups
+	start_reaper
+}
+
+# Should this shell be SIGKILLed, no trap runs, and the container's
+# processes outlive nspawn (its --pdeathsig does not reach them): a reaper
+# in a session of its own waits for this shell to go, then kills what is
+# left in the cgroups and removes them and the temporary directory.  A
+# normal exit ends it (SIGTERM from lib.sh's cleanup, after the hooks).
+start_reaper() {
+	local st
+	st=$(awk '{ print $22 }' "/proc/$$/stat")
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	setsid bash -c '
+		me=$1 st=$2 tmp=$3 merged=$4
+		shift 4
+		trap "exit 0" TERM
+		alive() { [ "$(awk "{ print \$22 }" "/proc/$me/stat" 2>/dev/null)" = "$st" ]; }
+		while alive; do sleep 1 & wait $!; done
+		trap "" TERM
+		for cg in "$@"; do [ -e "$cg/cgroup.kill" ] && echo 1 >"$cg/cgroup.kill"; done
+		for i in 1 2 3 4 5; do
+			p=$(cat $(find "$@" -name cgroup.procs 2>/dev/null) 2>/dev/null)
+			[ -z "$p" ] && break
+			kill -KILL $p 2>/dev/null
+			sleep 0.2
+		done
+		for cg in "$@"; do find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null; done
+		umount -l "$merged" 2>/dev/null
+		rm -rf "$tmp"' reaper "$$" "$st" "$TMPDIR_T" "$MERGED" "${CGROUPS[@]}" \
+		</dev/null >/dev/null 2>&1 &
+	_track "$!"
+}
+
+remove_cgroups() {
+	local cg i
+	for cg in "${CGROUPS[@]}"; do
+		[ -d "$cg" ] || continue
+		# anything left inside is ours: the container
+		[ -e "$cg/cgroup.kill" ] && echo 1 >"$cg/cgroup.kill" 2>/dev/null
+		for ((i = 0; i < 200; i++)); do
+			[ -z "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ] && break
+			# shellcheck disable=SC2046 # pids
+			kill -KILL $(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null) 2>/dev/null
+			sleep 0.01
+		done
+		find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
+		[ -d "$cg" ] && echo "warning: could not remove cgroup $cg" >&2
+	done
+}
+
+NSPAWN_PID=
+LEADER=
+BOOTS=0
+_nspawn_gone() { ! _alive "$NSPAWN_PID"; }
+
+# The container's PID 1 as seen from here: a child of nspawn, in namespace
+# h, pid 1 of a pid namespace of its own.
+_find_leader() {
+	local p
+	for p in $(ip netns pids "${NS_PREFIX}h" 2>/dev/null); do
+		if awk -v n="$NSPAWN_PID" '/^PPid:/ { pp = $2 } /^NSpid:/ { last = $NF; k = NF }
+			END { exit !(pp == n && last == 1 && k > 2) }' "/proc/$p/status" 2>/dev/null; then
+			LEADER=$p
+			return 0
+		fi
+	done
+	return 1
+}
+_leader_or_gone() { _nspawn_gone || _find_leader; }
+_bus_or_gone() { _nspawn_gone || test -S "/proc/$LEADER/root/run/systemd/private"; }
+
+# boot: start the container on $MERGED in namespace h; returns once its
+# systemd finished starting up (is-system-running --wait), at most 60 s.
+# nspawn keeps CAP_NET_ADMIN out of the container's bounding set unless it
+# made the network itself (--private-network); a host's systemd has it, and
+# without it the unit cannot grant it to the daemon.
+boot() {
+	local log st t0
+	BOOTS=$((BOOTS + 1))
+	LEADER=
+	log=$TMPDIR_T/nspawn.$BOOTS.log
+	t0=${EPOCHREALTIME/[.,]/}
+	# a unified cgroup hierarchy in the container, as on a Debian 12 host
+	local uni=
+	[ -n "$(findmnt -rn -t cgroup2)" ] && uni=1
+	# --pdeathsig: should this shell be SIGKILLed, nspawn goes too (and the
+	# reaper sees to the container)
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=$uni setpriv --pdeathsig KILL sh -c '
+		root=$1 netns=$2; shift 2
+		for cg in "$@"; do echo $$ >"$cg/cgroup.procs" || exit 1; done
+		[ -n "$SYSTEMD_NSPAWN_UNIFIED_HIERARCHY" ] || unset SYSTEMD_NSPAWN_UNIFIED_HIERARCHY
+		exec systemd-nspawn --quiet --boot --directory="$root" --machine=arpownd-test \
+			--register=no --keep-unit --link-journal=no --resolv-conf=off \
+			--timezone=off --console=pipe --network-namespace-path="$netns" \
+			--capability=CAP_NET_ADMIN' \
+		sh "$MERGED" "/run/netns/${NS_PREFIX}h" "${CGROUPS[@]}" </dev/null >"$log" 2>&1 &
+	NSPAWN_PID=$!
+	_track "$NSPAWN_PID"
+	wait_for 20000 _leader_or_gone || fail "boot $BOOTS: no container pid 1 within 20 s"
+	if _nspawn_gone; then
+		cat "$log" >&2
+		[ "$BOOTS" -eq 1 ] && skip "systemd-nspawn refused to boot the container: $(tail -n 1 "$log")"
+		fail "boot $BOOTS: systemd-nspawn exited"
+	fi
+	wait_for 20000 _bus_or_gone || fail "boot $BOOTS: the container's systemd opened no bus within 20 s"
+	_nspawn_gone && fail "boot $BOOTS: systemd-nspawn exited; log: $(cat "$log")"
+	st=$(ce_t 60 systemctl is-system-running --wait)
+	if [ "$st" != running ]; then
+		ce systemctl --failed --no-pager >&2
+		fail "boot $BOOTS: the container's systemd is '$st', not 'running'"
+	fi
+	local now=${EPOCHREALTIME/[.,]/}
+	say "boot $BOOTS: $(ce systemctl --version | head -n 1) running in $(((now - t0) / 1000)) ms"
+}
+
+# poweroff: shut the container down, at most 30 s; nspawn's status must be 0.
+poweroff() {
+	local rc=0
+	ce systemctl poweroff >/dev/null 2>&1
+	wait_for 30000 _nspawn_gone || fail "boot $BOOTS: the container did not power off within 30 s"
+	wait "$NSPAWN_PID" 2>/dev/null || rc=$?
+	NSPAWN_PID=
+	LEADER=
+	expect_eq "$rc" 0 "boot $BOOTS: powered off cleanly"
+}
+
+# At exit: power the container off (15 s), then kill what is left in its
+# cgroup.  Runs before lib.sh deletes the namespaces.
+stop_container() {
+	[ -n "$NSPAWN_PID" ] && _alive "$NSPAWN_PID" || return 0
+	if [ -n "$_FAILED" ] && [ -n "$LEADER" ]; then
+		echo "----- journalctl -u arpownd (boot $BOOTS) -----" >&2
+		ce journalctl -u arpownd --no-pager -n 40 -o short-monotonic >&2
+	fi
+	# nspawn asks the container's systemd to halt on SIGTERM
+	kill -TERM "$NSPAWN_PID" 2>/dev/null
+	wait_for 15000 _nspawn_gone || kill -KILL "$NSPAWN_PID" 2>/dev/null
+	if [ -n "$_FAILED" ] || [ -n "${KEEP_TMP:-}" ]; then
+		echo "----- container console (boot $BOOTS) -----" >&2
+		tail -n 40 "$TMPDIR_T/nspawn.$BOOTS.log" >&2
+	fi
+}
+
+# ce CMD...: run CMD in the booted container (all its namespaces, its root),
+# with a clean environment, bounded to 30 s.  ce_t SECONDS CMD... likewise.
+ce_t() {
+	local t=$1
+	shift
+	[ -n "$LEADER" ] || fail "ce $*: no container running"
+	nsenter -a -t "$LEADER" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		SYSTEMD_PAGER= SYSTEMD_COLORS=0 TERM=dumb timeout "$t" "$@"
+}
+ce() { ce_t 30 "$@"; }
+
+prop() { ce systemctl show -p "$1" --value "${2:-arpownd}"; }
+
+# host_pid CPID: the host's pid of the container's pid CPID.
+host_pid() {
+	local p ns
+	ns=$(readlink "/proc/$LEADER/ns/pid")
+	for p in $(ip netns pids "${NS_PREFIX}h"); do
+		[ "$(readlink "/proc/$p/ns/pid" 2>/dev/null)" = "$ns" ] || continue
+		if awk -v w="$1" '/^NSpid:/ { exit !($NF == w) }' "/proc/$p/status" 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# pair IF: "arp_ignore/arp_announce" of IF in the container's namespace.
+pair() {
+	echo "$(sysctl_get h "$1" arp_ignore)/$(sysctl_get h "$1" arp_announce)"
+}
+# the originals: eth1 is preset to 2/1 before the first start, the others
+# are the kernel's 0/0
+ORIG="eth0=0/0 eth1=2/1 eth2=0/0"
+pairs() { echo "eth0=$(pair eth0) eth1=$(pair eth1) eth2=$(pair eth2)"; }
+
+_running_pid_not() {	# running, with a MainPID other than $1
+	local p
+	[ "$(prop ActiveState)/$(prop SubState)" = active/running ] || return 1
+	p=$(prop MainPID)
+	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$1" ]
+}
+_status_is() { [ "$(prop StatusText)" = "$1" ]; }
+_pairs_are() { [ "$(pairs)" = "$1" ]; }
+
+# ---- the restore-and-restart cycle, sampled from the namespace ---------
+# sample_cycle IF OUT: log each change of IF's arp_ignore/arp_announce with
+# a timestamp until it was seen restored (away from 8) and then managed
+# again (8/2), at most 15 s; status 1 on timeout.
+sample_cycle() {
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	ns h bash -c '
+		c=/proc/sys/net/ipv4/conf/$1; end=$((SECONDS + 15)); prev= away=
+		while [ $SECONDS -lt $end ]; do
+			read -r a <"$c/arp_ignore"; read -r b <"$c/arp_announce"
+			v=$a/$b
+			[ "$v" != "$prev" ] && echo "${EPOCHREALTIME} $v" && prev=$v
+			[ "$a" != 8 ] && away=1
+			[ -n "$away" ] && [ "$v" = 8/2 ] && exit 0
+			sleep 0.002
+		done
+		exit 1' sh "$1" >"$2"
+}
+
+# ---- journal checks (python3 on the host reads journalctl -o json) ------
+# journal_check WHAT FILE [ARGS]: see the cases below; prints what it found.
+journal_check() {
+	python3 - "$@" <<'PY'
+import json, os, re, sys
+
+what, path = sys.argv[1], sys.argv[2]
+args = sys.argv[3:]
+
+def val(v):
+    if isinstance(v, list):
+        if v and all(isinstance(x, int) for x in v):
+            return bytes(v).decode("utf-8", "replace")
+        return " | ".join(val(x) for x in v)
+    return "" if v is None else str(v)
+
+entries = []
+with open(path) as f:
+    for line in f:
+        line = line.strip()
+        if line:
+            e = json.loads(line)
+            entries.append({k: val(v) for k, v in e.items()})
+# the service's own processes (journalctl -u also shows systemd's messages
+# about the unit, which carry systemd's own CODE_FILE)
+svc = [e for e in entries if e.get("_SYSTEMD_UNIT") == "arpownd.service"]
+daemon = [e for e in svc if e.get("SYSLOG_IDENTIFIER") == "arpownd"]
+
+if what == "fields":
+    ifname, addr = args
+    hits = [e for e in daemon if e.get("IFNAME") == ifname and e.get("ADDR") == addr
+            and re.fullmatch(r"[0-9a-f]{32}", e.get("MESSAGE_ID", ""))]
+    if not hits:
+        print("no entry with MESSAGE_ID, IFNAME=%s, ADDR=%s among %d from the daemon"
+              % (ifname, addr, len(daemon)))
+        for e in daemon[-10:]:
+            print("  ", {k: e[k] for k in e if not k.startswith("_") and not k.startswith("__")})
+        sys.exit(1)
+    e = hits[-1]
+    print("MESSAGE_ID=%s IFNAME=%s ADDR=%s MESSAGE=%s" % (e["MESSAGE_ID"], e["IFNAME"], e["ADDR"], e["MESSAGE"]))
+elif what == "quiet":
+    # ExecStartPre's "arpownd -n -q" prints nothing for a good file
+    bad = [e for e in svc if re.search(r"configuration OK|^\s*\[global\]|^\s*interfaces\s*=", e.get("MESSAGE", ""))]
+    if bad:
+        print("%d lines of the effective configuration in the journal, e.g. %r"
+              % (len(bad), bad[0]["MESSAGE"]))
+        sys.exit(1)
+    print("no configuration dump among %d entries of the unit" % len(svc))
+elif what == "location":
+    # CODE_FILE/CODE_LINE/CODE_FUNC must be the caller's (or absent), not the
+    # logging wrapper's: no file named log.c, no function defined in src/log.c
+    logc = args[0]
+    funcs = set(re.findall(r"^([A-Za-z_][A-Za-z0-9_]*)\(", open(logc).read(), re.M))
+    bad = [e for e in daemon if os.path.basename(e.get("CODE_FILE", "")) == "log.c"
+           or e.get("CODE_FUNC", "") in funcs]
+    files = sorted({"%s:%s" % (e.get("CODE_FILE", "-"), e.get("CODE_FUNC", "-")) for e in daemon})
+    if not daemon:
+        print("no entries from the daemon")
+        sys.exit(1)
+    if bad:
+        e = bad[0]
+        print("%d of %d daemon entries carry the wrapper's location, e.g. CODE_FILE=%s CODE_LINE=%s CODE_FUNC=%s (%r)"
+              % (len(bad), len(daemon), e.get("CODE_FILE"), e.get("CODE_LINE"), e.get("CODE_FUNC"), e.get("MESSAGE")))
+        sys.exit(1)
+    print("%d daemon entries, locations: %s" % (len(daemon), " ".join(files[:12])))
+else:
+    sys.exit("unknown check " + what)
+PY
+}
+# the journal of the unit since the container's first boot, as JSON
+journal_json() { ce journalctl -u arpownd -o json --no-pager >"$1"; }
+
+# ======================================================================
+root_tree
+seed_net
+# true originals that are not the kernel's defaults: after every restart
+# and every stop eth1 must be back to these, never 8
+sysctl_set h eth1 arp_ignore 2
+sysctl_set h eth1 arp_announce 1
+make_cgroups
+prepare_root
+boot
+
+# ---- the unit as installed --------------------------------------------
+ce systemctl cat arpownd >/dev/null || fail "systemctl cat arpownd: the installed unit is not found"
+missing=$(ce ldd "$SBIN/arpownd" | grep 'not found')
+[ -z "$missing" ] || fail "the root tree lacks libraries of the daemon (add them to ROOT_PKGS): $missing"
+expect_eq "$(prop UnitFileState)" disabled "installed, not enabled yet"
+expect_eq "$(pairs)" "$ORIG" "before the first start: the originals"
+
+# ---- enable --now, Type=notify, STATUS=, identity ----------------------
+out=$(ce systemctl enable --now arpownd 2>&1) || fail "systemctl enable --now arpownd: $out"
+expect_eq "$(prop UnitFileState)" enabled "systemctl enable --now: enabled"
+expect_eq "$(prop Type)" notify "Type=notify"
+expect_eq "$(prop ActiveState)/$(prop SubState)" active/running "enable --now returned with the unit active (running)"
+STATUS3="answering ARP on 3 interfaces for 3 addresses"
+wait_for 3000 _status_is "$STATUS3" || fail "StatusText is '$(prop StatusText)', not '$STATUS3'"
+st=$(ce systemctl status --no-pager arpownd)
+grep -q 'Active: active (running)' <<<"$st" || fail "systemctl status: no 'Active: active (running)': $st"
+grep -qF "Status: \"$STATUS3\"" <<<"$st" || fail "systemctl status shows no STATUS= line: $st"
+pass "systemctl status: active (running), Status: \"$STATUS3\""
+
+MAIN=$(prop MainPID)
+HP=$(host_pid "$MAIN") || fail "no host pid for the daemon's MainPID $MAIN"
+ps_st=/proc/$HP/status
+uid=$(awk '/^Uid:/ { print ($2 == $3 && $3 == $4 && $4 == $5) ? $2 : "mixed" }' "$ps_st")
+if [ "$uid" = mixed ] || [ "$uid" -lt 61184 ] || [ "$uid" -gt 65519 ]; then
+	fail "the daemon runs as uid '$uid', not a dynamic user (61184..65519)"
+fi
+grep -q ":$uid:" "$MERGED/etc/passwd" && fail "uid $uid is in /etc/passwd: not a dynamic user"
+pass "runs as dynamic user uid $uid (not in /etc/passwd)"
+for c in CapEff CapPrm CapBnd CapAmb; do
+	expect_eq "$(awk -v c="$c:" '$1 == c { print $2 }' "$ps_st")" 0000000000003000 "$c = CAP_NET_RAW + CAP_NET_ADMIN"
+done
+expect_eq "$(awk '/^NoNewPrivs:/ { print $2 }' "$ps_st")" 1 "no_new_privs"
+expect_eq "$(awk '/^Seccomp:/ { print $2 }' "$ps_st")" 2 "a seccomp filter (SystemCallFilter=)"
+
+# ---- arp_ignore 8, answers from the owning NIC --------------------------
+expect_eq "$(pairs)" "eth0=8/2 eth1=8/2 eth2=8/2" "managed: arp_ignore 8, arp_announce 2 on eth0..eth2"
+expect_reply c c0 10.0.0.1 "$MAC0" "10.0.0.1 answered by eth0 alone"
+expect_reply c c0 10.0.0.2 "$MAC1" "10.0.0.2 answered by eth1 alone"
+expect_silence f f0 10.0.0.1 "the outside cannot probe the inside 10.0.0.1"
+expect_reply f f0 10.1.0.1 "$MAC2" "10.1.0.1 answered by eth2"
+ns h ip addr add 10.0.0.9/24 dev eth0 || fail "ip addr add 10.0.0.9/24 dev eth0"
+expect_reply c c0 10.0.0.9 "$MAC0" "an address added live is answered by its NIC"
+ns h ip addr del 10.0.0.9/24 dev eth0
+expect_silence c c0 10.0.0.9 "a deleted address is no longer answered"
+
+# ---- the hardening, applied (systemd-analyze cannot score it) ----------
+# ProtectSystem=strict, PrivateTmp=, ProtectHome= are not scored for
+# DefaultDependencies=no units: look at the running service's mounts.
+rootopts=$(awk '$5 == "/" { o = $6 } END { print o }' "/proc/$HP/mountinfo")
+[[ ,$rootopts, == *,ro,* ]] || fail "/ is mounted '$rootopts' for the service, not ro"
+for d in / /etc /usr /var; do
+	out=$(nsenter -t "$HP" -m touch "$d/.arpownd-probe" 2>&1) &&
+		fail "as root in the service's mount namespace, $d is writable"
+	grep -q 'Read-only file system' <<<"$out" || fail "writing $d: '$out', not 'Read-only file system'"
+done
+pass "ProtectSystem=strict: / /etc /usr /var read-only for the service (even for root)"
+ce touch /tmp/.arpownd-probe || fail "touch /tmp in the container"
+nsenter -t "$HP" -m test -e /tmp/.arpownd-probe && fail "the service sees the system's /tmp"
+awk '$5 == "/tmp" { f = 1 } END { exit !f }' "/proc/$HP/mountinfo" || fail "no /tmp mount of the service's own"
+pass "PrivateTmp=: the service has a /tmp of its own"
+ce mkdir -p /home/alice || fail "mkdir /home/alice in the container"
+ce touch /home/alice/.probe /root/.probe || fail "touch in /home, /root"
+for d in /home /root; do
+	expect_eq "$(nsenter -t "$HP" -m stat -c %a "$d")" 0 "ProtectHome=: $d is mode 000 for the service"
+	[ -z "$(nsenter -t "$HP" -m ls -A "$d")" ] || fail "ProtectHome=: the service sees the contents of $d"
+done
+pass "ProtectHome=: /home and /root empty and inaccessible"
+
+# ---- the journal ---------------------------------------------------------
+journal_json "$TMPDIR_T/journal1.json"
+msg=$(journal_check fields "$TMPDIR_T/journal1.json" eth0 10.0.0.9) || fail "journal: $msg"
+pass "journal: $msg"
+msg=$(journal_check quiet "$TMPDIR_T/journal1.json") || fail "journal: ExecStartPre: $msg"
+pass "journal: ExecStartPre: $msg"
+
+# ---- reload: a good file takes effect, a bad one fails ------------------
+STATUS2="answering ARP on 2 interfaces for 2 addresses"
+printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED/etc/arpownd.conf"
+out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with a good file failed: $out"
+wait_for 5000 _status_is "$STATUS2" || fail "after a good reload StatusText is '$(prop StatusText)', not '$STATUS2'"
+expect_eq "$(prop MainPID)" "$MAIN" "good reload: the same process (reloaded, not restarted)"
+wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=0/0" || fail "good reload: $(pairs)"
+pass "good reload: systemctl reload 0, '$STATUS2', eth2 back to its original 0/0"
+expect_reply f f0 10.1.0.1 "$MAC2" "good reload: eth2 answered by the kernel again"
+expect_reply c c0 10.0.0.1 "$MAC0" "good reload: 10.0.0.1 still answered by eth0 alone"
+
+printf '[global]\ninterfaces = eth0\nmode = bogus\n' >"$MERGED/etc/arpownd.conf"
+rc=0
+out=$(ce systemctl reload arpownd 2>&1) || rc=$?
+[ "$rc" -ne 0 ] || fail "systemctl reload with a bad file returned 0 (the refusal is invisible to the admin)"
+pass "bad reload: systemctl reload fails (status $rc)"
+sleep 0.3	# had a SIGHUP gone out, it would have been handled by now
+expect_eq "$(prop ActiveState)/$(prop SubState)" active/running "bad reload: still active (running)"
+expect_eq "$(prop MainPID)" "$MAIN" "bad reload: the same process"
+expect_eq "$(prop StatusText)" "$STATUS2" "bad reload: the old configuration's status"
+expect_eq "$(pairs)" "eth0=8/2 eth1=8/2 eth2=0/0" "bad reload: nothing changed (eth1 still managed)"
+expect_reply c c0 10.0.0.2 "$MAC1" "bad reload: the old configuration keeps serving"
+ce journalctl -u arpownd --no-pager -n 30 | grep -q 'mode.*bogus' ||
+	fail "bad reload: the journal does not say what is wrong (mode = bogus)"
+pass "bad reload: the journal names the bad value"
+
+# a good file the service's user cannot read: refused as well, not half-read
+install -m 0600 "$SRC/conf/arpownd.conf" "$MERGED/etc/arpownd.conf"
+ce systemctl reload arpownd >/dev/null 2>&1 && fail "systemctl reload of a 0600 root-owned file returned 0"
+sleep 0.3
+expect_eq "$(prop MainPID) $(prop StatusText)" "$MAIN $STATUS2" "unreadable file: reload fails, the same process keeps the old configuration"
+
+chmod 0644 "$MERGED/etc/arpownd.conf"
+out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with the example failed: $out"
+wait_for 5000 _status_is "$STATUS3" || fail "reload to the example: StatusText '$(prop StatusText)'"
+wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "reload to the example: $(pairs)"
+pass "reload back to the example: '$STATUS3'"
+
+# ---- stop ---------------------------------------------------------------
+out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
+expect_eq "$(prop ActiveState)" inactive "stopped"
+expect_eq "$(prop ExecMainStatus)" 0 "the daemon exited 0"
+expect_eq "$(pairs)" "$ORIG" "systemctl stop restored the originals"
+ask c c0 10.0.0.1
+[[ ,$MACS, == *,$MAC0,* ]] || fail "after stop: eth0 does not answer 10.0.0.1 (replies from '$MACS')"
+pass "after stop: the kernel answers 10.0.0.1 again ($NREPLY replies: $MACS)"
+
+# ---- SIGKILL: ExecStopPost restores, Restart= starts it again ----------
+out=$(ce systemctl start arpownd 2>&1) || fail "systemctl start: $out"
+wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "started again: $(pairs)"
+for k in 1 2; do
+	old=$(prop MainPID)
+	nr=$(prop NRestarts)
+	ce systemctl kill -s KILL arpownd || fail "systemctl kill -s KILL arpownd"
+	sample_cycle eth1 "$TMPDIR_T/kill$k.log" ||
+		fail "kill $k: eth1 not restored and managed again within 15 s: $(cut -d' ' -f2 "$TMPDIR_T/kill$k.log" | tr '\n' ' ')"
+	seq=$(cut -d' ' -f2 "$TMPDIR_T/kill$k.log" | tr '\n' ' ')
+	grep -q ' 2/1$' "$TMPDIR_T/kill$k.log" || fail "kill $k: eth1 never back to its original 2/1 before the restart: $seq"
+	awk '{ split($2, v, "/"); if (v[1] != 2 && v[1] != 8) exit 1 }' "$TMPDIR_T/kill$k.log" ||
+		fail "kill $k: eth1 took an arp_ignore that is neither the original nor 8: $seq"
+	wait_for 10000 _running_pid_not "$old" || fail "kill $k: not running again within 10 s ($(prop ActiveState)/$(prop SubState))"
+	expect_eq "$(prop NRestarts)" $((nr + 1)) "kill $k: Restart=on-failure restarted it once"
+	[[ $(prop ExecStopPost) == *"status=0/0"* ]] || fail "kill $k: ExecStopPost did not succeed: $(prop ExecStopPost)"
+	pass "kill $k: ExecStopPost restored eth1 to 2/1, restarted (eth1: $seq)"
+	wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "kill $k: after the restart $(pairs)"
+	expect_reply c c0 10.0.0.2 "$MAC1" "kill $k: answered by eth1 alone after the restart"
+done
+
+# ---- the watchdog: a stopped daemon is killed and restarted ------------
+WD_MS=2000
+mkdir -p "$MERGED/etc/systemd/system/arpownd.service.d"
+printf '[Service]\nWatchdogSec=%dms\n' "$WD_MS" >"$MERGED/etc/systemd/system/arpownd.service.d/50-test-watchdog.conf"
+ce systemctl daemon-reload || fail "daemon-reload"
+out=$(ce systemctl restart arpownd 2>&1) || fail "systemctl restart with WatchdogSec=${WD_MS}ms: $out"
+expect_eq "$(prop WatchdogUSec)" 2s "the drop-in sets WatchdogSec=2s"
+old=$(prop MainPID)
+nr=$(prop NRestarts)
+wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "watchdog: before SIGSTOP $(pairs)"
+sleep 1	# a few watchdog periods of pings: the next one is the daemon's own
+HP=$(host_pid "$old") || fail "no host pid for $old"
+t0=${EPOCHREALTIME/[.,]/}
+kill -STOP "$HP" || fail "kill -STOP $HP"
+sample_cycle eth1 "$TMPDIR_T/watchdog.log" ||
+	fail "watchdog: eth1 not restored and managed again within 15 s of SIGSTOP: $(cut -d' ' -f2 "$TMPDIR_T/watchdog.log" | tr '\n' ' ')"
+wait_for 10000 _running_pid_not "$old" || fail "watchdog: not running again ($(prop ActiveState)/$(prop SubState))"
+t1=${EPOCHREALTIME/[.,]/}
+ms=$(((t1 - t0) / 1000))
+seq=$(cut -d' ' -f2 "$TMPDIR_T/watchdog.log" | tr '\n' ' ')
+grep -q ' 2/1$' "$TMPDIR_T/watchdog.log" || fail "watchdog: eth1 never back to 2/1 before the restart: $seq"
+expect_eq "$(prop NRestarts)" $((nr + 1)) "watchdog: restarted once"
+# WatchdogSec, then RestartSec=1s, then the start; 3 s of slack
+[ "$ms" -le $((WD_MS + 1000 + 3000)) ] || fail "watchdog: restarted after $ms ms (WatchdogSec ${WD_MS} ms + RestartSec 1 s)"
+ce journalctl -u arpownd --no-pager -n 40 | grep -q 'Watchdog timeout' ||
+	fail "watchdog: the journal has no 'Watchdog timeout'"
+_alive "$HP" && fail "watchdog: the stopped process $HP is still there"
+pass "watchdog: SIGSTOPped daemon killed and restarted after $ms ms (WatchdogSec 2 s, RestartSec 1 s); eth1: $seq"
+wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "watchdog: after the restart $(pairs)"
+expect_reply c c0 10.0.0.1 "$MAC0" "watchdog: 10.0.0.1 answered by eth0 alone again"
+expect_reply c c0 10.0.0.2 "$MAC1" "watchdog: 10.0.0.2 answered by eth1 alone again"
+rm -r "$MERGED/etc/systemd/system/arpownd.service.d"
+ce systemctl daemon-reload || fail "daemon-reload"
+
+out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
+expect_eq "$(pairs)" "$ORIG" "after 3 restarts, stop restores the true originals (eth1 2/1, never 8)"
+journal_json "$TMPDIR_T/journal.json"
+
+# ---- boot order: before the network, after sysctl ------------------------
+# A stand-in network manager, ordered as systemd-networkd.service is, in the
+# same boot transaction as the enabled arpownd: when it adds its address,
+# the managed interfaces must already be at 8.
+mkdir -p "$MERGED/usr/local/lib/arpownd-test"
+cat >"$MERGED/usr/local/lib/arpownd-test/netstandin" <<'SH'
+#!/bin/sh
+# add an address, then record arp_ignore of eth0 and eth1 at that moment
+ip addr add 10.0.0.77/24 dev eth0 || exit 1
+c=/proc/sys/net/ipv4/conf
+echo "eth0=$(cat $c/eth0/arp_ignore) eth1=$(cat $c/eth1/arp_ignore)" >>/var/lib/netstandin.log
+SH
+chmod 755 "$MERGED/usr/local/lib/arpownd-test/netstandin"
+cat >"$MERGED/etc/systemd/system/netstandin.service" <<'UNIT'
+[Unit]
+Description=Stand-in network manager, ordered like systemd-networkd.service
+DefaultDependencies=no
+After=network-pre.target systemd-sysctl.service systemd-udevd.service
+Before=network.target multi-user.target shutdown.target
+Conflicts=shutdown.target
+Wants=network.target
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/lib/arpownd-test/netstandin
+ExecStop=-/sbin/ip addr del 10.0.0.77/24 dev eth0
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+ce systemctl enable netstandin 2>/dev/null || fail "systemctl enable netstandin"
+expect_eq "$(prop UnitFileState)" enabled "arpownd enabled for the next boots"
+poweroff
+expect_eq "$(pairs)" "$ORIG" "after poweroff: the originals"
+
+NBOOT=3
+for b in $(seq "$NBOOT"); do
+	[ -z "$(ns h ip -4 -o addr show dev eth0 to 10.0.0.77)" ] || fail "boot order $b: 10.0.0.77 left on eth0"
+	expect_eq "$(pairs)" "$ORIG" "boot order $b: before the boot, eth0 at the kernel's 0"
+	boot
+	expect_eq "$(prop ActiveState)/$(prop SubState)" active/running "boot order $b: arpownd started at boot"
+	expect_eq "$(prop ActiveState netstandin)" active "boot order $b: the stand-in ran"
+	rec=$(sed -n "${b}p" "$MERGED/var/lib/netstandin.log")
+	n=$(wc -l <"$MERGED/var/lib/netstandin.log")
+	expect_eq "$n" "$b" "boot order $b: one record per boot"
+	expect_eq "$rec" "eth0=8 eth1=8" "boot order $b: the network manager added its address with arp_ignore at 8"
+	expect_reply c c0 10.0.0.77 "$MAC0" "boot order $b: its address answered by eth0 alone"
+	poweroff
+	expect_eq "$(pairs)" "$ORIG" "boot order $b: shutdown restored the originals"
+done
+
+# ---- last: the journal's code location ---------------------------------
+# (Last so that, while src/log.c still logs its own location, this failure
+# hides none of the checks above.)
+msg=$(journal_check location "$TMPDIR_T/journal.json" "$SRC/src/log.c") || fail "journal: $msg"
+pass "journal: CODE_FILE/CODE_FUNC absent or the callers', not src/log.c's: $msg"
+
+say "done: $BOOTS boots; the root tree was $ROOT_HOW"
