@@ -24,6 +24,14 @@ struct state {
 	uint64_t		 gen;	/* generation in the file's header */
 };
 
+/* Whose directory state_open accepts. */
+enum state_mode {
+	STATE_DAEMON,		/* only one owned by our effective uid */
+	STATE_RESTORE,		/* as root, also another user's (DynamicUser), never nobody's */
+};
+
+struct state_dir;		/* the directory, its lock and its open files */
+
 /* Parse a v2 (checksum checked) or v1 file into st; 0, or -1 with the line and why in err. */
 int state_parse(const char *buf, size_t len, struct state *st, char *err, size_t errlen);
 /* Render st as a v2 file of generation st->gen, malloc'd; NULL with errno (EINVAL: bad record). */
@@ -38,5 +46,14 @@ struct state_orig *state_add(struct state *st, int ifindex, const char *name);
 void state_del(struct state *st, struct state_orig *rec);
 /* Free the records. */
 void state_clear(struct state *st);
+
+/* Open (0755 if missing), check and lock dir, open its files; NULL + err, errno EWOULDBLOCK if held. */
+struct state_dir *state_open(const char *dir, enum state_mode mode, char *err, size_t errlen);
+/* Close the files, releasing the lock. */
+void state_close(struct state_dir *sd);
+/* Read the newest valid saved records into st (empty when none); 0, or -1 with why in err. */
+int state_load(struct state_dir *sd, struct state *st, char *err, size_t errlen);
+/* Write st into the slot not holding the newest version, synced; 0, or -1 with errno. */
+int state_save(struct state_dir *sd, const struct state *st);
 
 #endif
