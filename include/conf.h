@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CONF_DEFAULT_PATH	"/etc/arpownd.conf"
+#ifndef SYSCONFDIR
+#define SYSCONFDIR		"/etc"	/* configure --sysconfdir */
+#endif
+#define CONF_DEFAULT_PATH	SYSCONFDIR "/arpownd.conf"
 #define CONF_ANNOUNCE_KEEP	(-1)
 #define CONF_DEFAULT_SENDER_RATE 1000	/* replies/s to one sender IP */
 #define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */

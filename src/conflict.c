@@ -53,7 +53,8 @@ cfl_free(struct cfl *c)
 static struct cfl_rec *
 find(struct cfl *c, uint32_t addr, double now)
 {
-	size_t h = (size_t)((ntohl(addr) * 2654435761u) & (c->cap - 1)), i;
+	uint32_t mixed = ntohl(addr) * 2654435761u;	/* Fibonacci hashing */
+	size_t h = (size_t)mixed & (c->cap - 1), i;
 	struct cfl_rec *r, *spare = NULL, *oldest = NULL;
 
 	for (i = 0; i < CFL_PROBES; i++) {

@@ -1,7 +1,9 @@
-/* daemon.c — the glue: start-up order, the libev loop, the interface
- * manager (which interfaces we answer for, and their sysctls), reload and
- * shutdown.  The decisions live in arp.c and policy.c; this file only
- * feeds them and carries out what they say. */
+/* daemon.c — the wiring: start-up and stop order, the libev watchers, and
+ * the dispatch of what they bring.  Netlink events update the table
+ * (table.c) and go to the interface manager (iface.c, the only writer of
+ * sysctls and of the state file); captured frames are checked (arp.c),
+ * decided (policy.c), rate-limited (limit.c) and answered through
+ * capture.c; conflicts are remembered in conflict.c. */
 #include "config.h"
 
 #include <net/if.h>
@@ -21,8 +23,10 @@
 #include "conf.h"
 #include "conflict.h"
 #include "daemon.h"
+#include "iface.h"
 #include "limit.h"
 #include "log.h"
+#include "msgid.h"
 #include "notify.h"
 #include "policy.h"
 #include "priv.h"
@@ -30,23 +34,11 @@
 #include "state.h"
 #include "table.h"
 
-#define ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
 #define SPIN_MAX		(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
-
-/* MESSAGE_IDs: one per kind of event, stable across releases. */
-#define MSGID_START	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01"
-#define MSGID_STOP	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b02"
-#define MSGID_RELOAD	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b03"
-#define MSGID_IFACE	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b04"
-#define MSGID_ADDR	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b05"
-#define MSGID_REFUSED	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b06"
-#define MSGID_CONFLICT	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b07"
-#define MSGID_SYSCTL	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b08"
-#define MSGID_ANSWER	"6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b09"
 
 struct counters {
 	unsigned long long	rx;
@@ -66,13 +58,11 @@ struct daemon {
 	struct tbl		*tbl;
 	struct rtnl		*rtnl;
 	struct cap		*cap;
-	struct state		 st;		/* originals, mirrored in the state file */
-	int			 lock_fd;
+	struct state_dir	*sd;		/* lock and saved originals */
+	struct ifm		*ifm;		/* interfaces and their sysctls */
 	bool			 started;	/* initial dump done: manage on events */
 	bool			 dumping;	/* no requests while a dump is read */
-	bool			 defer_save;	/* batch: save once at the end */
 	bool			 need_resync;	/* a re-dump failed: try again */
-	bool			 save_pending;
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
 	struct counters		 cnt;
@@ -83,219 +73,13 @@ struct daemon {
 	ev_timer		 watchdog, check;
 };
 
-static void manage_all(struct daemon *d);
 static conf_err_fn print_conf_err;
 
-/* ---------------------------------------------------------------------
- * Interface manager
- */
-
-static bool
-eligible(const struct tbl_iface *ifp)
-{
-	/* Replies are built for Ethernet; lo and NOARP links never do ARP. */
-	return ifp->type == ARPHRD_ETHER && ifp->name[0] != '\0' &&
-	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP));
-}
-
-static int
-want_mode(const struct daemon *d, const struct tbl_iface *ifp)
-{
-	return eligible(ifp) ? conf_iface_mode(d->conf, ifp->name) : -1;
-}
-
-static int
-save_now(struct daemon *d)
-{
-	d->save_pending = false;
-	if (state_save(d->opts->state_dir, &d->st) == -1) {
-		log_warn("%s/%s: cannot save sysctl originals", d->opts->state_dir,
-		    STATE_FILE);
-		return -1;
-	}
-	return 0;
-}
-
-/* Saves that only forget records may wait for the end of a batch. */
-static int
-save_state(struct daemon *d)
-{
-	if (d->defer_save) {
-		d->save_pending = true;
-		return 0;
-	}
-	return save_now(d);
-}
-
-/*
- * Bring ifp's sysctls to what the configuration wants: arp_ignore=8 (and
- * arp_announce) when managed, the saved originals when not.  Originals
- * are written to the state file before anything is changed, and a record
- * that exists already (a crashed run) is kept: it holds the true values,
- * while what the interface shows now may be our own 8.
- */
-static int
-sync_iface(struct daemon *d, struct tbl_iface *ifp, bool manage)
-{
-	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
-	bool want_ann = manage && d->conf->arp_announce != CONF_ANNOUNCE_KEEP;
-	struct state_orig *rec = state_find(&d->st, ifp->name);
-	int set_ign = -1, set_ann = -1;
-	bool dirty = false;
-
-	if (manage && ifp->arp_ignore < 0) {
-		log_ctx(LOG_WARNING, &lc, "%s: no IPv4 settings on this link, "
-		    "not managing it", ifp->name);
-		return -1;
-	}
-	if (manage && (rec == NULL || rec->arp_ignore == STATE_NONE)) {
-		if ((rec = state_add(&d->st, ifp->name)) == NULL)
-			return -1;
-		rec->arp_ignore = ifp->arp_ignore;
-		dirty = true;
-	}
-	if (want_ann && rec->arp_announce == STATE_NONE) {
-		rec->arp_announce = ifp->arp_announce;
-		dirty = true;
-	}
-	if (dirty && save_now(d) == -1) {
-		/* no record, no change: a crash now must not lose the original */
-		if (ifp->managed)
-			return -1;
-		state_del(&d->st, ifp->name);
-		return -1;
-	}
-
-	if (manage)
-		set_ign = ARP_IGNORE_NEVER;
-	else if (rec != NULL && rec->arp_ignore != STATE_NONE)
-		set_ign = rec->arp_ignore;
-	if (want_ann)
-		set_ann = d->conf->arp_announce;
-	else if (rec != NULL && rec->arp_announce != STATE_NONE)
-		set_ann = rec->arp_announce;
-	if (set_ign == ifp->arp_ignore)
-		set_ign = -1;
-	if (set_ann == ifp->arp_announce)
-		set_ann = -1;
-
-	if ((set_ign >= 0 || set_ann >= 0) &&
-	    rtnl_set_arp(d->rtnl, ifp->ifindex, set_ign, set_ann) == -1) {
-		if (errno == ENODEV)	/* gone meanwhile: DELLINK will follow */
-			return -1;
-		log_ctx(LOG_WARNING, &lc, "%s: cannot set arp_ignore=%d "
-		    "arp_announce=%d: %s", ifp->name, set_ign, set_ann,
-		    strerror(errno));
-		return -1;
-	}
-	if (set_ign >= 0)
-		ifp->arp_ignore = set_ign;
-	if (set_ann >= 0)
-		ifp->arp_announce = set_ann;
-	if (set_ign >= 0 || set_ann >= 0)
-		ifp->conf_pending = true;
-	if (set_ign >= 0 || set_ann >= 0)
-		log_ctx(LOG_DEBUG, &lc, "%s: arp_ignore=%d arp_announce=%d",
-		    ifp->name, ifp->arp_ignore, ifp->arp_announce);
-
-	/* Forget what has been given back. */
-	if (rec != NULL) {
-		dirty = false;
-		if (!manage && rec->arp_ignore != STATE_NONE) {
-			rec->arp_ignore = STATE_NONE;
-			dirty = true;
-		}
-		if (!want_ann && rec->arp_announce != STATE_NONE) {
-			rec->arp_announce = STATE_NONE;
-			dirty = true;
-		}
-		if (rec->arp_ignore == STATE_NONE && rec->arp_announce == STATE_NONE)
-			state_del(&d->st, ifp->name);
-		if (dirty)
-			(void)save_state(d);
-	}
-	return 0;
-}
-
-/* Apply the configuration to one interface. */
-static void
-manage_iface(struct daemon *d, struct tbl_iface *ifp)
-{
-	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
-	int mode = want_mode(d, ifp);
-
-	if (mode >= 0) {
-		/* also heals an arp_ignore someone rewrote behind our back */
-		if (ifp->managed && ifp->arp_ignore >= 0 &&
-		    ifp->arp_ignore != ARP_IGNORE_NEVER)
-			log_ctx(LOG_WARNING, &lc, "%s: arp_ignore was changed to %d "
-			    "by someone else; setting it to %d again", ifp->name,
-			    ifp->arp_ignore, ARP_IGNORE_NEVER);
-		if (sync_iface(d, ifp, true) == -1)
-			return;
-		if (!ifp->managed || ifp->mode != mode)
-			log_ctx(LOG_INFO, &lc, "%s: managed, mode %s", ifp->name,
-			    pol_mode_str(mode));
-		ifp->mode = mode;
-		ifp->managed = true;
-	} else if (ifp->managed) {
-		/* give the kernel its job back before we stop doing it */
-		(void)sync_iface(d, ifp, false);
-		ifp->managed = false;
-		log_ctx(LOG_INFO, &lc, "%s: no longer managed", ifp->name);
-	}
-}
-
-static int
-manage_cb(struct tbl_iface *ifp, void *arg)
-{
-	manage_iface(arg, ifp);
-	return 0;
-}
-
-/* Record the originals of every interface about to be managed. */
-static int
-record_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct daemon *d = arg;
-	struct state_orig *rec;
-
-	if (ifp->managed || want_mode(d, ifp) < 0 || ifp->arp_ignore < 0)
-		return 0;
-	if ((rec = state_add(&d->st, ifp->name)) == NULL)
-		return 0;
-	if (rec->arp_ignore == STATE_NONE)
-		rec->arp_ignore = ifp->arp_ignore;
-	if (d->conf->arp_announce != CONF_ANNOUNCE_KEEP && rec->arp_announce == STATE_NONE)
-		rec->arp_announce = ifp->arp_announce;
-	d->save_pending = true;
-	return 0;
-}
-
-/*
- * Apply the configuration to every interface.  With a thousand of them a
- * save (and fsync) per interface would take seconds, so: every original
- * first, in one save, before anything changes; then the changes; then
- * one save of what was given back.
- */
+/* Every interface to what the configuration wants. */
 static void
 manage_all(struct daemon *d)
 {
-	d->defer_save = true;
-	d->save_pending = false;
-	tbl_iface_each(d->tbl, record_cb, d);
-	d->defer_save = false;
-	if (d->save_pending && save_now(d) == -1) {
-		/* no record, no change: forget what is not on disk */
-		state_clear(&d->st);
-		(void)state_load(d->opts->state_dir, &d->st);
-		return;
-	}
-	d->defer_save = true;
-	tbl_iface_each(d->tbl, manage_cb, d);
-	d->defer_save = false;
-	if (d->save_pending)
-		(void)save_state(d);
+	ifm_apply_all(d->ifm, d->conf);
 }
 
 struct tally {
@@ -324,20 +108,6 @@ report_status(struct daemon *d)
 	    t.ifaces, t.addrs);
 }
 
-/* Restore everything, as at stop; 0 when every original came back. */
-static int
-unmanage_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct daemon *d = arg;
-
-	if (ifp->managed) {
-		if (sync_iface(d, ifp, false) == -1)
-			d->exit_code = EX_OSERR;
-		ifp->managed = false;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------------
  * Netlink events
  */
@@ -347,13 +117,9 @@ iface_gone(struct daemon *d, struct tbl_iface *ifp)
 {
 	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
 
-	/* Its sysctls went with it: nothing to restore, nothing to keep. */
-	if (state_find(&d->st, ifp->name) != NULL) {
-		state_del(&d->st, ifp->name);
-		(void)save_state(d);
-	}
 	if (ifp->managed)
 		log_ctx(LOG_INFO, &lc, "%s: interface gone", ifp->name);
+	ifm_gone(d->ifm, ifp->ifindex);
 	tbl_iface_del(d->tbl, ifp->ifindex);
 }
 
@@ -362,8 +128,7 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 {
 	struct log_ctx lc = { MSGID_IFACE, m->name, 0, 0, NULL };
 	struct tbl_iface *ifp = tbl_iface(d->tbl, m->ifindex);
-	char mac[18], oldname[IF_NAMESIZE];
-	struct state_orig *rec, saved;
+	char mac[18];
 	bool isnew = ifp == NULL;
 
 	if (m->kind == RTNL_DELLINK) {
@@ -376,20 +141,10 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		return;
 	}
 	ifp->gen = d->gen;
-	memcpy(oldname, ifp->name, sizeof(oldname));
+	/* a rename: the record, keyed by ifindex, follows (ifm_apply) */
 	if (strcmp(ifp->name, m->name) != 0) {
-		/* A rename: the saved originals follow the link, not the name. */
-		if (oldname[0] != '\0' && (rec = state_find(&d->st, oldname)) != NULL) {
-			saved = *rec;
-			state_del(&d->st, oldname);
-			if ((rec = state_add(&d->st, m->name)) != NULL) {
-				rec->arp_ignore = saved.arp_ignore;
-				rec->arp_announce = saved.arp_announce;
-			}
-			(void)save_state(d);
-		}
 		if (d->started && !isnew)
-			log_ctx(LOG_INFO, &lc, "%s: renamed to %s", oldname, m->name);
+			log_ctx(LOG_INFO, &lc, "%s: renamed to %s", ifp->name, m->name);
 		memcpy(ifp->name, m->name, sizeof(ifp->name));
 	}
 	if (m->has_mac && memcmp(ifp->mac, m->mac, 6) != 0) {
@@ -415,7 +170,7 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		ifp->arp_announce = m->arp_announce;
 	/* during a dump the request socket is busy; resync manages after */
 	if (d->started && !d->dumping)
-		manage_iface(d, ifp);
+		ifm_apply(d->ifm, d->conf, ifp);
 }
 
 static void
@@ -880,26 +635,6 @@ check_conf_all(void)
 	}
 }
 
-/* Records of a crashed run for links that no longer exist are void. */
-static void
-prune_state(struct daemon *d)
-{
-	size_t i = 0;
-	bool dirty = false;
-
-	while (i < d->st.n) {
-		if (if_nametoindex(d->st.v[i].name) == 0) {
-			log_info("%s: saved originals dropped, the interface is gone",
-			    d->st.v[i].name);
-			state_del(&d->st, d->st.v[i].name);
-			dirty = true;
-		} else
-			i++;
-	}
-	if (dirty)
-		(void)save_state(d);
-}
-
 static int
 errno_exit(int e)
 {
@@ -950,9 +685,10 @@ int
 daemon_run(const struct daemon_opts *o)
 {
 	struct daemon dd, *d = &dd;
+	struct state st;
 	char err[512];
 	sigset_t sigs;
-	size_t ni, na;
+	size_t ni, na, left;
 
 	/* Held until the loop's watchers take them (loop_setup): from here
 	 * on a stop or a reload is never acted on half-way through start-up. */
@@ -964,45 +700,47 @@ daemon_run(const struct daemon_opts *o)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	memset(d, 0, sizeof(*d));
+	memset(&st, 0, sizeof(st));
 	d->opts = o;
-	d->lock_fd = -1;
 	d->exit_code = EX_OK;
 	if ((d->conf = daemon_load_conf(o, NULL)) == NULL)
 		return EX_CONFIG;
 	log_init(d->conf->log_level, o->debug);
 
-	if ((d->lock_fd = state_lock(o->state_dir)) == -1) {
+	/* Opened while still root: the daemon keeps writing its records
+	 * through these files, and nothing in the directory is ever
+	 * writable by the user it becomes. */
+	if ((d->sd = state_open(o->state_dir, STATE_DAEMON, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
-			log_warnx("%s: another arpownd holds this state directory; "
-			    "not starting, nothing changed", o->state_dir);
+			log_warnx("%s: not starting, nothing changed", err);
 			d->exit_code = EX_OSERR;
 		} else {
-			log_warn("%s: cannot lock the state directory", o->state_dir);
+			log_warnx("%s", err);
 			d->exit_code = errno_exit(errno);
 		}
 		goto out;
 	}
-	if (state_load(o->state_dir, &d->st) == -1) {
-		log_warnx("%s/%s: unreadable saved originals: fix or remove the "
-		    "file (arpownd --restore uses it)", o->state_dir, STATE_FILE);
+	if (state_load(d->sd, &st, err, sizeof(err)) == -1) {
+		log_warnx("%s: unreadable saved originals, not starting: fix or "
+		    "remove them (arpownd --restore uses them)", err);
 		d->exit_code = EX_OSERR;
 		goto out;
 	}
-	/* Root is needed no further: the state dir is ours, the capabilities
-	 * stay (before any socket is opened, so none is held as root). */
-	if (priv_drop(d->conf->user, o->state_dir) == -1) {
+	/* Root is needed no further: the capabilities stay (before any
+	 * socket is opened, so none is held as root). */
+	if (priv_drop(d->conf->user) == -1) {
 		d->exit_code = EX_NOPERM;
 		goto out;
 	}
-	if (d->st.n > 0)
-		log_notice("%s/%s: a previous run did not stop cleanly; keeping its "
-		    "saved originals for %zu interfaces", o->state_dir, STATE_FILE,
-		    d->st.n);
+	if (st.n > 0)
+		log_notice("%s: a previous run did not stop cleanly; keeping its "
+		    "saved originals for %zu interfaces", o->state_dir, st.n);
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */
 	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
-	    (d->rtnl = rtnl_open()) == NULL) {
+	    (d->rtnl = rtnl_open()) == NULL ||
+	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, &st)) == NULL) {
 		log_warn("rtnetlink");
 		d->exit_code = errno_exit(errno);
 		goto out;
@@ -1020,7 +758,9 @@ daemon_run(const struct daemon_opts *o)
 	}
 	apply_qdisc_bypass(d);
 	check_conf_all();
-	prune_state(d);
+	/* a previous run's records: links gone, renamed while we were down;
+	 * manage_all below restores those this configuration leaves alone */
+	ifm_adopt(d->ifm);
 	/* The watchers before the first sysctl changes: a signal that came
 	 * during start-up is handled by the loop, once every interface is
 	 * in a known state (SIGTERM: all restored), never by default action
@@ -1039,47 +779,51 @@ daemon_run(const struct daemon_opts *o)
 	ev_run(d->loop, 0);
 
 	notify_send("STOPPING=1");
-	/* restore first, then close the capture: never deaf */
-	d->defer_save = true;
-	tbl_iface_each(d->tbl, unmanage_cb, d);
-	d->defer_save = false;
-	(void)save_state(d);
-	if (d->exit_code == EX_OK && d->st.n == 0)
+	/* restore first, then close the capture: never deaf; every record,
+	 * managed or not, whose interface exists */
+	if ((left = ifm_restore_all(d->ifm)) == 0)
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
 		    "stopped; every sysctl restored");
-	else
-		log_warnx("stopped; %zu interfaces could not be restored, run "
-		    "arpownd --restore", d->st.n);
+	else {
+		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
+		    "stopped; %zu interfaces could not be restored (each named above), "
+		    "run arpownd --restore", left);
+		d->exit_code = EX_OSERR;
+	}
 out:
 	if (d->loop != NULL)
 		ev_loop_destroy(d->loop);
 	cap_close(d->cap);
+	ifm_free(d->ifm);
 	rtnl_close(d->rtnl);
 	tbl_free(d->tbl);
 	cfl_free(d->cfl);
 	conf_free(d->conf);
-	state_clear(&d->st);
-	if (d->lock_fd != -1)
-		close(d->lock_fd);
+	state_clear(&st);
+	state_close(d->sd);
 	return d->exit_code;
 }
 
 int
 daemon_restore(const char *state_dir)
 {
+	char err[512], now[IF_NAMESIZE];
+	struct state_dir *sd;
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
-	int fd, code = EX_OK, idx;
+	struct state_orig *o;
+	int code = EX_OK, idx;
 	size_t i = 0;
 
-	if ((fd = state_lock(state_dir)) == -1) {
+	if ((sd = state_open(state_dir, STATE_RESTORE, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK)
-			log_warnx("%s: arpownd is running; stop it instead", state_dir);
+			log_warnx("%s: arpownd is running; stop it instead", err);
 		else
-			log_warn("%s", state_dir);
+			log_warnx("%s", err);
 		return errno == EWOULDBLOCK ? EX_OSERR : errno_exit(errno);
 	}
-	if (state_load(state_dir, &st) == -1) {
+	if (state_load(sd, &st, err, sizeof(err)) == -1) {
+		log_warnx("%s", err);
 		code = EX_OSERR;
 		goto out;
 	}
@@ -1091,29 +835,37 @@ daemon_restore(const char *state_dir)
 		goto out;
 	}
 	while (i < st.n) {
-		struct state_orig *o = &st.v[i];
-
-		if ((idx = (int)if_nametoindex(o->name)) == 0) {
+		o = &st.v[i];
+		/* the ifindex is the interface; a v1 record has only a name */
+		if (o->ifindex > 0)
+			idx = if_indextoname((unsigned)o->ifindex, now) != NULL ? o->ifindex : 0;
+		else if ((idx = (int)if_nametoindex(o->name)) != 0)
+			memcpy(now, o->name, sizeof(now));
+		if (idx == 0) {
 			log_info("%s: gone, nothing to restore", o->name);
-		} else if (rtnl_set_arp(r, idx, o->arp_ignore, o->arp_announce) == -1) {
+		} else if (rtnl_set_arp(r, idx, o->arp_ignore, o->arp_announce) == -1 &&
+		    errno != ENODEV) {
 			log_warn("%s: cannot restore arp_ignore=%d arp_announce=%d",
-			    o->name, o->arp_ignore, o->arp_announce);
+			    now, o->arp_ignore, o->arp_announce);
 			code = errno_exit(errno);
 			i++;
 			continue;
-		} else
-			log_info("%s: restored arp_ignore=%d arp_announce=%d", o->name,
+		} else if (strcmp(now, o->name) != 0)
+			log_info("%s (was %s): restored arp_ignore=%d arp_announce=%d",
+			    now, o->name, o->arp_ignore, o->arp_announce);
+		else
+			log_info("%s: restored arp_ignore=%d arp_announce=%d", now,
 			    o->arp_ignore, o->arp_announce);
-		state_del(&st, o->name);
+		state_del(&st, o);
 	}
 	/* what failed stays recorded for the next try */
-	if (state_save(state_dir, &st) == -1) {
-		log_warn("%s/%s", state_dir, STATE_FILE);
+	if (state_save(sd, &st) == -1) {
+		log_warn("%s: cannot save what is left to restore", state_dir);
 		code = EX_OSERR;
 	}
 out:
 	rtnl_close(r);
 	state_clear(&st);
-	close(fd);
+	state_close(sd);
 	return code;
 }

@@ -1,11 +1,18 @@
 /* priv.c — drop root with libcap-ng: setuid keeps no capabilities by
  * itself, and getting the keep-caps dance right by hand is what
- * capng_change_id() exists for. */
+ * capng_change_id() exists for.
+ *
+ * The uid dropped to owns nothing: the state directory stays root's and
+ * the daemon keeps the files it opened there as root (state.c).  A uid
+ * shared with other processes could still signal or stop the daemon, so
+ * there is no fallback to "nobody": a missing user is an error. */
 #include "config.h"
 
 #include <sys/prctl.h>
 #include <errno.h>
 #include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <cap-ng.h>
@@ -13,28 +20,89 @@
 #include "log.h"
 #include "priv.h"
 
-int
-priv_drop(const char *user, const char *state_dir)
+#define UID_NOBODY	65534
+
+/* A decimal id below (uid_t)-1, which means "no change" to setresuid(). */
+static int
+parse_id(const char *s, size_t len, unsigned long *out)
 {
+	unsigned long v = 0;
+	size_t i;
+
+	if (len == 0 || len > 10)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (v >= UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * user: a name from the passwd database, or "UID" or "UID:GID" with no
+ * entry needed (a dedicated uid, as systemd's DynamicUser allocates; the
+ * gid is the uid unless given).  Digits are always an id, as for systemd.
+ */
+static int
+resolve(const char *user, uid_t *uid, gid_t *gid)
+{
+	const char *colon = strchr(user, ':');
+	size_t ulen = colon ? (size_t)(colon - user) : strlen(user);
+	unsigned long u, g;
 	struct passwd *pw;
+
+	if (strspn(user, "0123456789") == ulen && ulen > 0) {
+		if (parse_id(user, ulen, &u) == -1 ||
+		    (colon && parse_id(colon + 1, strlen(colon + 1), &g) == -1)) {
+			log_warnx("user = %s: expected a name, a uid or uid:gid, each "
+			    "below 4294967295", user);
+			return -1;
+		}
+		*uid = (uid_t)u;
+		*gid = (gid_t)(colon ? g : u);
+		return 0;
+	}
+	errno = 0;
+	if ((pw = getpwnam(user)) == NULL) {
+		/* "not found" is 0, ENOENT, ESRCH, EBADF or EPERM (getpwnam(3)) */
+		if (errno != 0 && errno != ENOENT && errno != ESRCH && errno != EBADF &&
+		    errno != EPERM)
+			log_warn("user \"%s\": cannot look it up", user);
+		else
+			log_warnx("user \"%s\" does not exist: create it (useradd --system "
+			    "--no-create-home --shell /usr/sbin/nologin %s), or set user = "
+			    "to a uid no other process uses (user = 61234), or to root",
+			    user, user);
+		return -1;
+	}
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
+	return 0;
+}
+
+int
+priv_drop(const char *user)
+{
+	uid_t uid;
+	gid_t gid;
 	int r;
 
 	if (geteuid() != 0)
 		return 0;	/* systemd's User=/DynamicUser= did it already */
-	errno = 0;
-	if ((pw = getpwnam(user)) == NULL && strcmp(user, "arpownd") == 0)
-		pw = getpwnam("nobody");
-	if (pw == NULL) {
-		log_warnx("user \"%s\" does not exist", user);
-		return -1;
-	}
-	if (pw->pw_uid == 0)
+	if (strcmp(user, "root") == 0 || strcmp(user, "0") == 0)
 		return 0;	/* asked to stay root */
-	/* the state file is rewritten at run time, as that user */
-	if (chown(state_dir, pw->pw_uid, pw->pw_gid) == -1) {
-		log_warn("%s: chown to %s", state_dir, pw->pw_name);
+	if (resolve(user, &uid, &gid) == -1)
 		return -1;
-	}
+	if (uid == 0)
+		return 0;
+	if (uid == UID_NOBODY)
+		log_warnx("user = %s: the uid of nobody is shared with other services, "
+		    "and any of them can stop or kill arpownd; give it a user of its own",
+		    user);
 	capng_clear(CAPNG_SELECT_BOTH);
 	if (capng_updatev(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED |
 	    CAPNG_BOUNDING_SET, CAP_NET_RAW, CAP_NET_ADMIN, -1) != 0) {
@@ -48,16 +116,16 @@ priv_drop(const char *user, const char *state_dir)
 		log_warnx("libcap-ng: cannot reduce the bounding set");
 		return -1;
 	}
-	if ((r = capng_change_id((int)pw->pw_uid, (int)pw->pw_gid,
-	    CAPNG_DROP_SUPP_GRP)) != 0) {
-		log_warnx("cannot become %s (libcap-ng error %d)", pw->pw_name, r);
+	if ((r = capng_change_id((int)uid, (int)gid, CAPNG_DROP_SUPP_GRP)) != 0) {
+		log_warnx("cannot become %s (uid %u gid %u, libcap-ng error %d)", user,
+		    (unsigned)uid, (unsigned)gid, r);
 		return -1;
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1) {
 		log_warn("no_new_privs");
 		return -1;
 	}
-	log_info("running as %s (uid %u) with CAP_NET_RAW and CAP_NET_ADMIN",
-	    pw->pw_name, (unsigned)pw->pw_uid);
+	log_info("running as %s (uid %u) with CAP_NET_RAW and CAP_NET_ADMIN", user,
+	    (unsigned)uid);
 	return 0;
 }

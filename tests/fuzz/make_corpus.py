@@ -6,6 +6,7 @@ rtnetlink link and address messages as the kernel lays them out, state
 files and configuration files.  Run from the top of the tree."""
 import os
 import struct
+import zlib
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
@@ -64,9 +65,42 @@ put("rtnl", "newaddr", addr)
 put("rtnl", "batch", link + addr + nlmsg(RTM_DELADDR, addr[16:]) + nlmsg(RTM_DELLINK, link[16:]))
 put("rtnl", "dump-intr", nlmsg(RTM_NEWLINK, link[16:], flags=0x10))
 
+# State files.  v1, as arpownd before v2 wrote them (raw names: "v=1" and
+# "#v2" are what it broke on); v2, as state_format writes them, with the
+# checksum zlib computes; and bare v2 records, which fuzz_state also frames.
 put("state", "two", "# arpownd\neth0 arp_ignore=0 arp_announce=0\neth1 arp_ignore=2\n")
 put("state", "announce-only", "eth2 arp_announce=1\n")
 put("state", "empty", "")
+put("state", "v1-hostile", "# arpownd: sysctl values found before arpownd changed them\n"
+    "v=1 arp_ignore=0 arp_announce=0\n#v2 arp_ignore=1 arp_announce=2\n"
+    "%x arp_ignore=8\n\x01\xff arp_announce=1\n")
+
+
+def v2(records, gen=1):
+    text = b"arpownd originals v2 gen=%d\n" % gen + records.encode("latin-1")
+    return text + b"crc32=%08x\n" % zlib.crc32(text)
+
+
+HOSTILE = ("ifindex=2 name=v%3D1 arp_ignore=0 arp_announce=2\n"
+           "ifindex=3 name=%23v2 arp_ignore=1\n"
+           "ifindex=4 name=%25 arp_announce=0\n"
+           "ifindex=5 name=%01%1F%7F%FF arp_ignore=8 arp_announce=1\n"
+           "ifindex=6 name=abcdefghijklmno arp_ignore=2\n"
+           "ifindex=7 name=caf%C3%A9 arp_ignore=3\n"
+           "ifindex=8 name=.x arp_ignore=4\n"
+           "ifindex=9 name=- arp_ignore=5\n"
+           "ifindex=2147483647 name=%85x arp_ignore=6\n")
+put("state", "v2-two", v2("ifindex=2 name=eth0 arp_ignore=0 arp_announce=0\n"
+                          "ifindex=3 name=eth1 arp_ignore=2\n", gen=7))
+put("state", "v2-empty", v2("", gen=18446744073709551615))
+put("state", "v2-hostile", v2(HOSTILE))
+put("state", "v2-legacy", v2("ifindex=0 name=eth0 arp_ignore=0\n"
+                             "ifindex=5 name=eth0 arp_announce=1\n"
+                             "name=eth2 arp_announce=1 arp_ignore=1 ifindex=6\n", gen=3))
+put("state", "v2-many", v2("".join("ifindex=%d name=veth%d arp_ignore=%d\n" % (i + 1, i, i % 9)
+                               for i in range(64))))
+put("state", "body-hostile", HOSTILE)
+put("state", "body-one", "ifindex=3 name=eth0 arp_ignore=0 arp_announce=2\n")
 
 with open(os.path.join(os.path.dirname(TOP), "..", "..", "conf", "arpownd.conf")) as f:
     put("conf", "example", f.read())

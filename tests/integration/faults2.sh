@@ -18,7 +18,7 @@ ns h ip link set wan0 up
 wait_for 3000 sh -c "[ \$(ip netns exec ${NS_PREFIX}h cat /proc/sys/net/ipv4/conf/wan0/arp_ignore) = 1 ]" ||
 	fail "renamed out of the globs: original not restored ($(sysctl_get h wan0 arp_ignore))"
 pass "eth2 renamed wan0 (out of eth*): its original arp_ignore=1 is back"
-grep -Eq '^(eth2|wan0) ' "$ARPOWND_STATE_DIR/originals" && fail "record kept for an unmanaged interface"
+saved_originals | grep -Eq '^(eth2|wan0) ' && fail "record kept for an unmanaged interface"
 pass "and its record is gone from the state file"
 ask f f0 10.1.0.1
 [ "$NREPLY" = 1 ] || fail "wan0: the kernel should answer again (arp_ignore=1), got $NREPLY"
@@ -29,13 +29,14 @@ ns h ip link set wan0 name eth2
 ns h ip link set eth2 up
 wait_for 3000 sh -c "[ \$(ip netns exec ${NS_PREFIX}h cat /proc/sys/net/ipv4/conf/eth2/arp_ignore) = 8 ]" ||
 	fail "renamed back into the globs: not managed"
-grep -q '^eth2 arp_ignore=1' "$ARPOWND_STATE_DIR/originals" || fail "original not recorded as 1"
+saved_originals | grep -q '^eth2 arp_ignore=1' || fail "original not recorded as 1"
 pass "renamed back to eth2: managed again, original recorded as 1"
 # a managed interface renamed within the globs keeps its record
 ns h ip link set eth1 down
 ns h ip link set eth1 name eth9
 ns h ip link set eth9 up
-wait_for 3000 grep -q '^eth9 arp_ignore=0' "$ARPOWND_STATE_DIR/originals" || fail "record did not follow the rename"
+follows() { saved_originals | grep -q '^eth9 arp_ignore=0'; }
+wait_for 3000 follows || fail "record did not follow the rename: $(saved_originals)"
 expect_eq "$(sysctl_get h eth9 arp_ignore)" 8 "eth1 renamed eth9 (still in eth*): still managed, record follows"
 arpownd_stop
 expect_eq "$(sysctl_get h eth2 arp_ignore) $(sysctl_get h eth9 arp_ignore)" "1 0" "stop: originals back"

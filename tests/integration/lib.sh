@@ -358,6 +358,26 @@ arpownd_stop() {
 	return 0
 }
 
+# ---- the state directory ---------------------------------------------
+
+# saved_originals [DIR]: the records of the newest complete slot file
+# (originals.0 / originals.1: header with the generation, crc32 trailer),
+# one "NAME arp_ignore=N arp_announce=M" line each (the name as the file
+# encodes it), sorted; nothing when none is saved.
+saved_originals() {
+	local dir=${1:-$ARPOWND_STATE_DIR} f best= bestgen=-1 g
+	for f in "$dir"/originals.0 "$dir"/originals.1; do
+		[ -s "$f" ] || continue
+		tail -n 1 "$f" | grep -q '^crc32=[0-9a-f]\{8\}$' || continue
+		g=$(sed -n '1s/^arpownd originals v2 gen=\([0-9]*\)$/\1/p' "$f")
+		[ -n "$g" ] && [ "$g" -gt "$bestgen" ] || continue
+		best=$f
+		bestgen=$g
+	done
+	[ -n "$best" ] || return 0
+	sed -n 's/^ifindex=[0-9]* name=\([^ ]*\)\(.*\)$/\1\2/p' "$best" | sort
+}
+
 # ---- cleanup ---------------------------------------------------------
 
 _print_logs() {

@@ -25,11 +25,12 @@ MAC3=$(mac_of h eth3)
 wait_for 2000 answered_by 10.0.0.4 "$MAC3" || fail "new eth3 not answered ($NREPLY from $MACS)"
 expect_eq "$(sysctl_get h eth3 arp_ignore)" 8 "new interface managed: arp_ignore=8"
 pass "new interface eth3: 10.0.0.4 answered once, by eth3"
-grep -q 'eth3 arp_ignore=0' "$ARPOWND_STATE_DIR/originals" || fail "eth3's original not saved"
+saved_originals | grep -q '^eth3 arp_ignore=0' || fail "eth3's original not saved"
 pass "eth3's original saved"
 
 ns h ip link del eth3
-wait_for 2000 sh -c "! grep -q '^eth3 ' '$ARPOWND_STATE_DIR/originals'" ||
+no_eth3() { ! saved_originals | grep -q '^eth3 '; }
+wait_for 2000 no_eth3 ||
 	fail "eth3's record still in the state file after it went"
 kill -0 "$ARPOWND_PID" || fail "arpownd died when eth3 went"
 if grep -E '^<[0-4]>.*eth3' "$TMPDIR_T/arpownd.log"; then

@@ -49,7 +49,8 @@ write_conf "[global]
 mode = bogus"
 kill -HUP "$ARPOWND_PID"
 wait_for 2000 grep -q 'not reloaded' "$TMPDIR_T/arpownd.log" || fail "bad file not refused"
-grep -q "arpownd.conf:2.*mode.*bogus" "$TMPDIR_T/arpownd.log" || fail "the error does not name file:line, key and value"
+l=$(grep -n '^mode = bogus' "$CONF" | cut -d: -f1)
+grep -q "arpownd.conf:$l: \[global\] mode = bogus" "$TMPDIR_T/arpownd.log" || fail "the error does not name file:line ($l), key and value"
 expect_reply c c0 10.0.0.1 "$MAC0" "bad file: the old configuration keeps serving" -s 192.168.9.9
 expect_eq "$(sysctl_get h eth2 arp_ignore)" 0 "bad file: nothing changed"
 

@@ -23,26 +23,26 @@ interfaces = eth0 eth1"
 
 arpownd_start h -c "$CONF"
 expect_eq "$(vals)" "$MANAGED" "running: eth0/eth1 at 8/2, eth2 and all untouched"
-expect_eq "$(grep -v '^#' "$ARPOWND_STATE_DIR/originals" | sort | tr '\n' ';')" \
+expect_eq "$(saved_originals | tr '\n' ';')" \
 	"eth0 arp_ignore=0 arp_announce=1;eth1 arp_ignore=2 arp_announce=0;" "originals on disk"
 grep -q 'net.ipv4.conf.all.arp_ignore is 1' "$TMPDIR_T/arpownd.log" || fail "no warning about conf/all"
 pass "warned that conf/all/arp_ignore is above 0"
-ls -a "$ARPOWND_STATE_DIR" | grep -q '\.tmp$' && fail "temporary state file left behind"
+expect_eq "$(ls -A "$ARPOWND_STATE_DIR" | tr '\n' ' ')" "lock originals.0 originals.1 " \
+	"the state directory holds the lock and the two slot files, nothing else"
 
 # A second instance on the same state dir refuses and changes nothing.
-cp "$ARPOWND_STATE_DIR/originals" "$TMPDIR_T/orig.copy"
+cat "$ARPOWND_STATE_DIR"/originals.* >"$TMPDIR_T/orig.copy"
 rc=0
 ns h "$ARPOWND" --state-dir "$ARPOWND_STATE_DIR" -c "$CONF" 2>"$TMPDIR_T/second.err" || rc=$?
 [ "$rc" -ne 0 ] || fail "second instance started"
 grep -q 'another arpownd' "$TMPDIR_T/second.err" || fail "second instance: $(cat "$TMPDIR_T/second.err")"
-cmp -s "$ARPOWND_STATE_DIR/originals" "$TMPDIR_T/orig.copy" || fail "second instance changed the state file"
+cat "$ARPOWND_STATE_DIR"/originals.* | cmp -s - "$TMPDIR_T/orig.copy" || fail "second instance changed the state file"
 expect_eq "$(vals)" "$MANAGED" "second instance refused (exit $rc) and changed nothing"
 
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
 expect_eq "$(vals)" "$ORIG" "SIGTERM: originals restored exactly (eth1 arp_ignore back to 2)"
-[ ! -e "$ARPOWND_STATE_DIR/originals" ] || fail "state file left after a clean stop"
-pass "state file removed after a clean stop"
+expect_eq "$(saved_originals)" "" "no record left after a clean stop"
 
 # SIGKILL leaves 8 behind; --restore (the unit's ExecStopPost) fixes it.
 arpownd_start h -c "$CONF"
@@ -50,7 +50,7 @@ kill -KILL "$ARPOWND_PID"; wait "$ARPOWND_PID" 2>/dev/null || true; ARPOWND_PID=
 expect_eq "$(vals)" "$MANAGED" "after SIGKILL the values stay set"
 ns h "$ARPOWND" --restore --state-dir "$ARPOWND_STATE_DIR" || fail "--restore failed"
 expect_eq "$(vals)" "$ORIG" "--restore after SIGKILL: originals back"
-[ ! -e "$ARPOWND_STATE_DIR/originals" ] || fail "--restore left the record"
+expect_eq "$(saved_originals)" "" "--restore left no record"
 ns h "$ARPOWND" --restore --state-dir "$ARPOWND_STATE_DIR" || fail "--restore with nothing saved"
 pass "--restore with nothing saved is a no-op"
 
@@ -59,13 +59,14 @@ arpownd_start h -c "$CONF"
 kill -KILL "$ARPOWND_PID"; wait "$ARPOWND_PID" 2>/dev/null || true; ARPOWND_PID=
 arpownd_start h -c "$CONF"
 grep -q 'did not stop cleanly' "$TMPDIR_T/arpownd.log" || fail "restart did not notice the crash"
-expect_eq "$(grep -c . "$ARPOWND_STATE_DIR/originals")" 3 "restart kept the crashed run's record"
-grep -q 'eth1 arp_ignore=2' "$ARPOWND_STATE_DIR/originals" || fail "restart recorded 8 as an original"
+expect_eq "$(saved_originals | wc -l)" 2 "restart kept the crashed run's record"
+saved_originals | grep -q '^eth1 arp_ignore=2' || fail "restart recorded 8 as an original"
 arpownd_stop
 expect_eq "$(vals)" "$ORIG" "start, SIGKILL, start, SIGTERM: the originals, not 8"
 
 # The record cannot be written: nothing is changed.
-mkdir "$ARPOWND_STATE_DIR/originals"
+rm -f "$ARPOWND_STATE_DIR"/originals.*
+mkdir "$ARPOWND_STATE_DIR/originals.0"
 rc=0
 ns h "$ARPOWND" --state-dir "$ARPOWND_STATE_DIR" -c "$CONF" 2>"$TMPDIR_T/ro.err" || rc=$?
 [ "$rc" -ne 0 ] || fail "started with an unusable state file"

@@ -74,8 +74,18 @@ expect_silence() {
 	pass "$msg"
 }
 
-# write_conf TEXT: the test's configuration file, path in $CONF.
+# write_conf TEXT: the test's configuration file, path in $CONF.  Unless
+# TEXT names a user, the daemon drops to $ARPOWND_TEST_USER, a uid:gid of
+# its own that needs no passwd entry: the tests create no account on the
+# machine, and the default user (arpownd) need not exist.
+ARPOWND_TEST_USER=${ARPOWND_TEST_USER:-61999:61999}
 write_conf() {
 	CONF=$TMPDIR_T/arpownd.conf
-	printf '%s\n' "$1" >"$CONF"
+	if grep -qE '^[[:space:]]*user[[:space:]]*=' <<<"$1"; then
+		printf '%s\n' "$1" >"$CONF"
+	elif grep -qx '\[global\]' <<<"$1"; then
+		sed "0,/^\[global\]\$/s//[global]\nuser = $ARPOWND_TEST_USER/" <<<"$1" >"$CONF"
+	else
+		printf '[global]\nuser = %s\n%s\n' "$ARPOWND_TEST_USER" "$1" >"$CONF"
+	fi
 }

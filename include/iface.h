@@ -1,0 +1,43 @@
+/* iface.h — the interface manager: which interfaces arpownd answers for,
+ * and their sysctls.  The only code that writes a sysctl or the state
+ * file: originals saved before any change, restored when given back. */
+#ifndef ARPOWND_IFACE_H
+#define ARPOWND_IFACE_H
+
+#include <stddef.h>
+
+#include "conf.h"
+#include "rtnl.h"
+#include "state.h"
+#include "table.h"
+
+#define IFM_ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
+
+struct ifm;
+
+/* A manager of t's interfaces over r, keeping records in sd; it takes
+ * over the records st (loaded from sd), leaving st empty; NULL on ENOMEM. */
+struct ifm *ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st);
+void ifm_free(struct ifm *m);
+/* At start, after the first dump: match a previous run's records to the
+ * links (by ifindex; by name for v1 records), drop those of links that
+ * are gone, note renames; then ifm_apply_all does the rest. */
+void ifm_adopt(struct ifm *m);
+/* The mode c gives ifp, or -1 when it is not to be managed. */
+int ifm_mode(const struct conf *c, const struct tbl_iface *ifp);
+/* Bring one interface to what c wants (a link event, a heal). */
+void ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp);
+/* Bring every interface to what c wants: every original saved in one
+ * write before anything changes (start, reload, re-dump). */
+void ifm_apply_all(struct ifm *m, const struct conf *c);
+/* ifindex is gone (its sysctls with it): forget its record. */
+void ifm_gone(struct ifm *m, int ifindex);
+/* Restore every recorded interface that exists (stop); the number that
+ * could not be restored, each one logged. */
+size_t ifm_restore_all(struct ifm *m);
+/* The record of ifindex, or NULL. */
+const struct state_orig *ifm_record(struct ifm *m, int ifindex);
+/* Records held (interfaces arpownd changed and has not given back). */
+size_t ifm_nrecords(const struct ifm *m);
+
+#endif

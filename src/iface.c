@@ -1,0 +1,493 @@
+/* iface.c — the interface manager.  Which interfaces arpownd answers for,
+ * and their arp_ignore / arp_announce: set to what the configuration says
+ * while managed, given back when not.  Records, keyed by ifindex, hold the
+ * values found before arpownd changed them; a record is written to the
+ * state directory before the change it protects, and dropped only once
+ * the value is back (or the interface, and its sysctls with it, is gone).
+ * Being deaf is the one failure that must never happen: an interface whose
+ * value cannot be given back stays answered by arpownd. */
+#include "config.h"
+
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iface.h"
+#include "log.h"
+#include "msgid.h"
+#include "policy.h"
+
+#define ARP_IGNORE_MAX	8	/* the largest value the kernel gives a meaning */
+
+struct ifm {
+	struct tbl		*t;
+	struct rtnl		*r;
+	struct state_dir	*sd;
+	struct state		 st;
+	bool			 batch;	/* saves that only forget wait for the end */
+	bool			 dirty;	/* such a save is owed */
+};
+
+/* What the configuration wants of one interface. */
+struct want {
+	int	mode;		/* enum pol_mode, -1: not managed */
+	bool	ann;		/* set arp_announce */
+};
+
+struct ifm *
+ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st)
+{
+	struct ifm *m;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return NULL;
+	m->t = t;
+	m->r = r;
+	m->sd = sd;
+	m->st = *st;
+	memset(st, 0, sizeof(*st));
+	return m;
+}
+
+void
+ifm_free(struct ifm *m)
+{
+	if (m == NULL)
+		return;
+	state_clear(&m->st);
+	free(m);
+}
+
+static bool
+eligible(const struct tbl_iface *ifp)
+{
+	/* Replies are built for Ethernet; lo and NOARP links never do ARP. */
+	return ifp->type == ARPHRD_ETHER && ifp->name[0] != '\0' &&
+	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP));
+}
+
+int
+ifm_mode(const struct conf *c, const struct tbl_iface *ifp)
+{
+	return eligible(ifp) ? conf_iface_mode(c, ifp->name) : -1;
+}
+
+static void
+wants(const struct conf *c, const struct tbl_iface *ifp, struct want *w)
+{
+	w->mode = ifm_mode(c, ifp);
+	w->ann = w->mode >= 0 && c->arp_announce != CONF_ANNOUNCE_KEEP;
+}
+
+static int
+save(struct ifm *m)
+{
+	m->dirty = false;
+	if (state_save(m->sd, &m->st) == -1) {
+		log_warn("state directory: cannot save the sysctl originals");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+save_later(struct ifm *m)
+{
+	if (m->batch)
+		m->dirty = true;
+	else
+		(void)save(m);
+}
+
+/* A save failed: what is on disk is what a crash would leave, so that is
+ * what holds; changes not saved are forgotten, and nothing is set. */
+static void
+back_to_disk(struct ifm *m)
+{
+	char err[256];
+
+	state_clear(&m->st);
+	if (state_load(m->sd, &m->st, err, sizeof(err)) == -1)
+		log_warnx("state directory: %s", err);
+}
+
+/* The original to record for an interface showing arp_ignore = 8 with no
+ * record: 8 would make a later stop "restore" deafness for good, and the
+ * 8 may well be ours (a record lost, another instance): record what a new
+ * interface gets instead, and say so. */
+static int
+original_ignore(const struct tbl_iface *ifp)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
+	char buf[16], *end;
+	long v = 0;
+	FILE *f;
+
+	if (ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
+		return ifp->arp_ignore;
+	if ((f = fopen("/proc/sys/net/ipv4/conf/default/arp_ignore", "re")) != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL) {
+			v = strtol(buf, &end, 10);
+			if (end == buf || (*end != '\n' && *end != '\0'))
+				v = 0;
+		}
+		fclose(f);
+	}
+	if (v < 0 || v >= IFM_ARP_IGNORE_NEVER)
+		v = 0;
+	log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is already 8 and no original was "
+	    "saved for it; recording %ld (the default for new interfaces) so that "
+	    "stopping never leaves it deaf", ifp->name, v);
+	return (int)v;
+}
+
+/* The record follows the interface, whatever it is called now. */
+static bool
+follow_rename(struct ifm *m, const struct tbl_iface *ifp)
+{
+	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+	char old[IF_NAMESIZE];
+
+	if (rec == NULL || strcmp(rec->name, ifp->name) == 0)
+		return false;
+	memcpy(old, rec->name, sizeof(old));
+	if (state_add(&m->st, ifp->ifindex, ifp->name) == NULL)
+		return false;
+	log_ctx(LOG_INFO, &lc, "%s: renamed from %s; its saved originals follow it",
+	    ifp->name, old);
+	return true;
+}
+
+/* Step 1: in memory, the originals of the values about to change; true
+ * when the records changed and must be saved before anything is set. */
+static bool
+record(struct ifm *m, struct tbl_iface *ifp, const struct want *w)
+{
+	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
+	bool dirty = follow_rename(m, ifp);
+
+	if (w->mode < 0 || ifp->arp_ignore < 0 || ifp->arp_ignore > ARP_IGNORE_MAX)
+		return dirty;	/* nothing to set (step 2 says why) */
+	if (rec == NULL && (rec = state_add(&m->st, ifp->ifindex, ifp->name)) == NULL)
+		return dirty;
+	if (rec->arp_ignore == STATE_NONE) {
+		rec->arp_ignore = original_ignore(ifp);
+		dirty = true;
+	}
+	if (w->ann && rec->arp_announce == STATE_NONE && ifp->arp_announce >= 0) {
+		rec->arp_announce = ifp->arp_announce;
+		dirty = true;
+	}
+	return dirty;
+}
+
+/* Step 2: set the values; 1 set, 0 nothing to set, -1 when it could not. */
+static int
+set(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const struct want *w)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
+	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
+	int ign = -1, ann = -1;
+
+	if (w->mode >= 0) {
+		if (ifp->arp_ignore < 0) {
+			log_ctx(LOG_WARNING, &lc, "%s: no IPv4 settings on this link, "
+			    "not managing it", ifp->name);
+			return -1;
+		}
+		if (ifp->arp_ignore > ARP_IGNORE_MAX) {
+			log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is %d, outside 0..%d: "
+			    "not managing it", ifp->name, ifp->arp_ignore, ARP_IGNORE_MAX);
+			return -1;
+		}
+		if (rec == NULL || rec->arp_ignore == STATE_NONE)
+			return -1;	/* no original on disk, no change */
+		ign = IFM_ARP_IGNORE_NEVER;
+	} else if (rec != NULL && rec->arp_ignore != STATE_NONE)
+		ign = rec->arp_ignore;
+	if (w->ann && rec != NULL && rec->arp_announce != STATE_NONE)
+		ann = c->arp_announce;
+	else if (!w->ann && rec != NULL && rec->arp_announce != STATE_NONE)
+		ann = rec->arp_announce;
+	if (ign == ifp->arp_ignore)
+		ign = -1;
+	if (ann == ifp->arp_announce)
+		ann = -1;
+	if (ign < 0 && ann < 0)
+		return 0;
+	if (rtnl_set_arp(m->r, ifp->ifindex, ign, ann) == -1) {
+		if (errno == ENODEV)	/* gone meanwhile: DELLINK follows */
+			return -1;
+		/* -1: that one left as it is */
+		log_ctx(LOG_WARNING, &lc, "%s: cannot set arp_ignore=%d "
+		    "arp_announce=%d: %s", ifp->name, ign, ann, strerror(errno));
+		return -1;
+	}
+	if (ign >= 0)
+		ifp->arp_ignore = ign;
+	if (ann >= 0)
+		ifp->arp_announce = ann;
+	/* link messages queued before ours still show the old values */
+	ifp->conf_pending = true;
+	log_ctx(LOG_DEBUG, &lc, "%s: arp_ignore=%d arp_announce=%d", ifp->name,
+	    ifp->arp_ignore, ifp->arp_announce);
+	return 1;
+}
+
+/* Step 3: forget what has been given back. */
+static void
+forget(struct ifm *m, const struct tbl_iface *ifp, const struct want *w)
+{
+	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
+	bool dirty = false;
+
+	if (rec == NULL)
+		return;
+	if (w->mode < 0 && rec->arp_ignore != STATE_NONE) {
+		rec->arp_ignore = STATE_NONE;
+		dirty = true;
+	}
+	if (!w->ann && rec->arp_announce != STATE_NONE) {
+		rec->arp_announce = STATE_NONE;
+		dirty = true;
+	}
+	if (rec->arp_ignore == STATE_NONE && rec->arp_announce == STATE_NONE) {
+		state_del(&m->st, rec);
+		dirty = true;
+	}
+	if (dirty)
+		save_later(m);
+}
+
+/* Steps 2 and 3, and what the policy reads (managed, mode). */
+static void
+carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const struct want *w)
+{
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+	int r;
+
+	/* also heals an arp_ignore someone rewrote behind our back */
+	if (w->mode >= 0 && ifp->managed && ifp->arp_ignore >= 0 &&
+	    ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
+		log_ctx(LOG_WARNING, &lc, "%s: arp_ignore was changed to %d by "
+		    "someone else; setting it to %d again", ifp->name, ifp->arp_ignore,
+		    IFM_ARP_IGNORE_NEVER);
+	if ((r = set(m, c, ifp, w)) == -1) {
+		/* Not given back: the kernel stays silent there, so arpownd
+		 * keeps answering; tried again at the next apply. */
+		return;
+	}
+	if (r == 1 && w->mode < 0 && !ifp->managed) {
+		const struct state_orig *rec = state_find(&m->st, ifp->ifindex);
+
+		/* a previous run's record, for an interface this
+		 * configuration leaves to the kernel */
+		log_ctx(LOG_NOTICE, &lc, "%s: not managed by this configuration; "
+		    "restored what a previous run saved: arp_ignore=%d arp_announce=%d",
+		    ifp->name, rec ? rec->arp_ignore : -1, rec ? rec->arp_announce : -1);
+	}
+	forget(m, ifp, w);
+	if (w->mode >= 0) {
+		if (!ifp->managed || ifp->mode != w->mode)
+			log_ctx(LOG_INFO, &lc, "%s: managed, mode %s", ifp->name,
+			    pol_mode_str(w->mode));
+		ifp->mode = w->mode;
+		ifp->managed = true;
+	} else if (ifp->managed) {
+		ifp->managed = false;
+		log_ctx(LOG_INFO, &lc, "%s: no longer managed", ifp->name);
+	}
+}
+
+void
+ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp)
+{
+	struct want w;
+
+	wants(c, ifp, &w);
+	if (record(m, ifp, &w) && save(m) == -1) {
+		back_to_disk(m);
+		return;
+	}
+	carry_out(m, c, ifp, &w);
+}
+
+struct all {
+	struct ifm		*m;
+	const struct conf	*c;
+	bool			 dirty;
+};
+
+static int
+record_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct all *a = arg;
+	struct want w;
+
+	wants(a->c, ifp, &w);
+	a->dirty |= record(a->m, ifp, &w);
+	return 0;
+}
+
+static int
+carry_out_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct all *a = arg;
+	struct want w;
+
+	wants(a->c, ifp, &w);
+	carry_out(a->m, a->c, ifp, &w);
+	return 0;
+}
+
+/*
+ * With a thousand interfaces a save (and fsync) per interface would take
+ * seconds: every original first, in one save, before anything changes;
+ * then the changes; then one save of what was given back.
+ */
+void
+ifm_apply_all(struct ifm *m, const struct conf *c)
+{
+	struct all a = { m, c, false };
+
+	tbl_iface_each(m->t, record_cb, &a);
+	if (a.dirty && save(m) == -1) {
+		back_to_disk(m);
+		return;
+	}
+	m->batch = true;
+	tbl_iface_each(m->t, carry_out_cb, &a);
+	m->batch = false;
+	if (m->dirty)
+		(void)save(m);
+}
+
+struct byname {
+	const char		*name;
+	struct tbl_iface	*found;
+};
+
+static int
+byname_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct byname *b = arg;
+
+	if (strcmp(ifp->name, b->name) != 0)
+		return 0;
+	b->found = ifp;
+	return 1;
+}
+
+void
+ifm_adopt(struct ifm *m)
+{
+	struct state_orig *rec;
+	struct tbl_iface *ifp;
+	struct byname b;
+	bool dirty = false;
+	size_t i = 0;
+
+	while (i < m->st.n) {
+		rec = &m->st.v[i];
+		if (rec->ifindex > 0)
+			ifp = tbl_iface(m->t, rec->ifindex);
+		else {
+			/* a v1 record: the name is all it has */
+			b.name = rec->name;
+			b.found = NULL;
+			tbl_iface_each(m->t, byname_cb, &b);
+			ifp = b.found;
+			if (ifp != NULL && state_find(&m->st, ifp->ifindex) == NULL) {
+				(void)state_add(&m->st, ifp->ifindex, rec->name);
+				dirty = true;
+				continue;	/* the record is now ifp's: look again */
+			}
+			ifp = NULL;
+		}
+		if (ifp == NULL) {
+			/* its sysctls went with it: nothing to restore */
+			log_info("%s (ifindex %d): saved originals dropped, the interface "
+			    "is gone", rec->name, rec->ifindex);
+			state_del(&m->st, rec);
+			dirty = true;
+			continue;
+		}
+		dirty |= follow_rename(m, ifp);
+		i++;
+	}
+	if (dirty)
+		(void)save(m);
+}
+
+void
+ifm_gone(struct ifm *m, int ifindex)
+{
+	struct state_orig *rec = state_find(&m->st, ifindex);
+
+	/* Its sysctls went with it: nothing to restore, nothing to keep.  A
+	 * crash before the save leaves a record of a missing ifindex, which
+	 * the next start drops. */
+	if (rec != NULL) {
+		state_del(&m->st, rec);
+		save_later(m);
+	}
+}
+
+/* Give rec's values back to ifp; 0 or -1 with errno. */
+static int
+give_back(struct ifm *m, const struct tbl_iface *ifp, const struct state_orig *rec)
+{
+	/* Fault injection for tests/integration/state.sh, which has no other
+	 * way to make the kernel refuse a restore: that interface fails. */
+	const char *fail = getenv("ARPOWND_TEST_RESTORE_FAIL");
+
+	if (fail != NULL && strcmp(fail, ifp->name) == 0)
+		return errno = EIO, -1;
+	return rtnl_set_arp(m->r, ifp->ifindex, rec->arp_ignore, rec->arp_announce);
+}
+
+size_t
+ifm_restore_all(struct ifm *m)
+{
+	struct state_orig *rec;
+	struct tbl_iface *ifp;
+	size_t i = 0, left = 0;
+
+	while (i < m->st.n) {
+		rec = &m->st.v[i];
+		if ((ifp = tbl_iface(m->t, rec->ifindex)) == NULL) {
+			state_del(&m->st, rec);
+			continue;
+		}
+		if (give_back(m, ifp, rec) == -1 && errno != ENODEV) {
+			struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
+
+			log_ctx(LOG_ERR, &lc, "%s: cannot restore arp_ignore=%d "
+			    "arp_announce=%d: %s; left for arpownd --restore", ifp->name,
+			    rec->arp_ignore, rec->arp_announce, strerror(errno));
+			left++;
+			i++;
+			continue;
+		}
+		ifp->managed = false;
+		state_del(&m->st, rec);
+	}
+	(void)save(m);
+	return left;
+}
+
+const struct state_orig *
+ifm_record(struct ifm *m, int ifindex)
+{
+	return state_find(&m->st, ifindex);
+}
+
+size_t
+ifm_nrecords(const struct ifm *m)
+{
+	return m->st.n;
+}
