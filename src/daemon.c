@@ -531,6 +531,13 @@ reload(struct daemon *d)
 		/* an admin's action: never rate-limited */
 		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running "
 		    "configuration stays", d->opts->conf_path);
+		/* read at start as root, now as the user we dropped to */
+		if (access(d->opts->conf_path, R_OK) == -1 && errno == EACCES)
+			log_ctx(LOG_ERR, &lc, "%s: not readable by uid %u, which arpownd "
+			    "runs as: make it readable by that user or group (chgrp "
+			    "arpownd %s; chmod 0640 %s), or restart arpownd instead",
+			    d->opts->conf_path, (unsigned)geteuid(), d->opts->conf_path,
+			    d->opts->conf_path);
 	} else {
 		conf_free(d->conf);
 		d->conf = nc;
@@ -641,6 +648,35 @@ errno_exit(int e)
 	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
 }
 
+static int
+lo_cb(struct tbl_iface *ifp, void *arg)
+{
+	if (!(ifp->flags & IFF_LOOPBACK) || ifp->arp_ignore < 0)
+		return 0;
+	*(struct tbl_iface **)arg = ifp;
+	return 1;
+}
+
+/*
+ * Without CAP_NET_ADMIN every sysctl change fails, and a daemon that came
+ * up anyway would look healthy while answering nothing: ask the kernel
+ * once, by writing lo's arp_ignore with the value it has (no change),
+ * before anything else; 0, or -1 with errno.
+ */
+static int
+can_set_sysctls(struct daemon *d)
+{
+	struct tbl_iface *lo = NULL;
+
+	tbl_iface_each(d->tbl, lo_cb, &lo);
+	if (lo == NULL)
+		return 0;	/* no lo in this namespace: the first change tells */
+	if (rtnl_set_arp(d->rtnl, lo->ifindex, lo->arp_ignore, -1) == -1 &&
+	    (errno == EPERM || errno == EACCES))
+		return -1;
+	return 0;
+}
+
 static void
 loop_setup(struct daemon *d)
 {
@@ -748,6 +784,12 @@ daemon_run(const struct daemon_opts *o)
 	d->gen = tbl_gen_begin(d->tbl);
 	if (rtnl_dump(d->rtnl, on_rtnl_msg, d) == -1) {
 		log_warn("rtnetlink dump");
+		d->exit_code = errno_exit(errno);
+		goto out;
+	}
+	if (can_set_sysctls(d) == -1) {
+		log_warn("rtnetlink: cannot change interface settings (arpownd needs "
+		    "CAP_NET_ADMIN); not starting, nothing changed");
 		d->exit_code = errno_exit(errno);
 		goto out;
 	}

@@ -57,6 +57,19 @@ if ! id arpownd >/dev/null 2>&1; then
 	expect_eq "$rc" 77 "the default user arpownd absent: refused (exit 77), no fallback to nobody"
 	expect_eq "$(sysctl_get h eth0 arp_ignore)" 0 "and nothing changed"
 fi
+# Without CAP_NET_ADMIN nothing could be set: refused at once, exit 77,
+# rather than up and "answering ARP on 0 interfaces"
+write_conf "[global]"
+mkdir -m 700 "$TMPDIR_T/nocap"
+chown 65534:65534 "$TMPDIR_T/nocap"
+rc=0
+ns h setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+net_raw \
+	--ambient-caps=-all,+net_raw --bounding-set=-all,+net_raw \
+	"$ARPOWND" -c "$CONF" --state-dir "$TMPDIR_T/nocap" 2>"$TMPDIR_T/nocap.err" || rc=$?
+expect_eq "$rc" 77 "without CAP_NET_ADMIN: refused with exit 77"
+grep -q 'CAP_NET_ADMIN' "$TMPDIR_T/nocap.err" || fail "the error does not say what is missing: $(cat "$TMPDIR_T/nocap.err")"
+expect_eq "$(sysctl_get h eth0 arp_ignore)" 0 "and nothing changed"
+
 # user = root stays root (the documented escape hatch)
 write_conf "[global]
 user = root"

@@ -58,6 +58,16 @@ rm -f "$CONF"
 kill -HUP "$ARPOWND_PID"
 wait_for 2000 sh -c "[ \$(grep -c 'not reloaded' '$TMPDIR_T/arpownd.log') = 2 ]" || fail "missing file not refused"
 expect_reply c c0 10.0.0.1 "$MAC0" "missing file: the old configuration keeps serving"
+
+# A file only root may read: read at start (as root), not at reload (as
+# the user the daemon became): refused, saying what to do
+write_conf "[global]
+mode = subnet"
+chmod 600 "$CONF"
+kill -HUP "$ARPOWND_PID"
+wait_for 2000 grep -q "not readable by uid ${ARPOWND_TEST_USER%%:*}, which arpownd runs as" "$TMPDIR_T/arpownd.log" ||
+	fail "a 0600 file: no message saying why and what to do"
+expect_reply c c0 10.0.0.1 "$MAC0" "0600 file: the old configuration keeps serving" -s 192.168.9.9
 kill -0 "$ARPOWND_PID" || fail "arpownd died"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
