@@ -35,5 +35,7 @@ bool cfl_note(struct cfl *c, uint32_t addr, int ifindex, const uint8_t mac[stati
     double now, const struct cfl_rec **rec);
 /* Claims not logged because of the limits, all addresses. */
 unsigned long long cfl_suppressed(const struct cfl *c);
+/* Call fn for every record held, in no particular order. */
+void cfl_each(const struct cfl *c, void (*fn)(const struct cfl_rec *, void *), void *arg);
 
 #endif

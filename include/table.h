@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct tbl;
+struct stats_if;
 
 /*
  * One IPv4 address entry as the kernel keeps it (struct in_ifaddr): the
@@ -40,6 +41,7 @@ struct tbl_iface {
 	struct tbl_addr	*addrs;
 	size_t		naddrs, aaddrs;
 	unsigned	gen;		/* resync generation last seen */
+	struct stats_if	*stats;		/* the daemon's counters, freed with it */
 };
 
 /* Create an empty table; NULL on allocation failure. */

@@ -116,3 +116,13 @@ cfl_suppressed(const struct cfl *c)
 {
 	return c->suppressed;
 }
+
+void
+cfl_each(const struct cfl *c, void (*fn)(const struct cfl_rec *, void *), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < c->cap; i++)
+		if (c->v[i].addr != 0)
+			fn(&c->v[i], arg);
+}

@@ -65,6 +65,7 @@ tbl_free(struct tbl *t)
 	for (i = 0; t->ifs != NULL && i < t->ifcap; i++) {
 		if (t->ifs[i] != NULL) {
 			free(t->ifs[i]->addrs);
+			free(t->ifs[i]->stats);
 			free(t->ifs[i]);
 		}
 	}
@@ -200,6 +201,7 @@ tbl_iface_del(struct tbl *t, int ifindex)
 	t->nent -= ifp->naddrs;
 	if_del_slot(t, i);
 	free(ifp->addrs);
+	free(ifp->stats);
 	free(ifp);
 }
 

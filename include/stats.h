@@ -1,0 +1,34 @@
+/* stats.h — what arpownd counts, per arrival interface and in all; the
+ * control socket and the metrics render these. */
+#ifndef ARPOWND_STATS_H
+#define ARPOWND_STATS_H
+
+#include "arp.h"
+#include "policy.h"
+
+/* Counted for the interface a frame arrived on (or sent from). */
+struct stats_if {
+	unsigned long long	received;		/* ARP frames seen */
+	unsigned long long	refused[ARP_NREASONS];	/* by validation; [ARP_OK] unused */
+	unsigned long long	verdict[POL_NVERDICTS];	/* decisions on valid requests */
+	unsigned long long	replies;		/* replies sent */
+	unsigned long long	limited_sender;		/* answer refused by sender_rate */
+	unsigned long long	limited_total;		/* answer refused by total_rate */
+	unsigned long long	announcements;		/* announcement frames sent */
+	unsigned long long	conflicts;		/* foreign claims on our addresses */
+	unsigned long long	defences;		/* announcements sent in defence */
+	unsigned long long	would_refuse[POL_NVERDICTS];	/* monitor: the kernel
+							 * answered, the policy would not */
+};
+
+/* The daemon's: every interface together (frames from unknown interfaces
+ * too), and what belongs to no interface. */
+struct stats {
+	struct stats_if		all;
+	unsigned long long	send_errors;
+	unsigned long long	capture_errors;
+	unsigned long long	learned;		/* neighbour entries added */
+	unsigned long long	resyncs;		/* netlink re-dumps */
+};
+
+#endif
