@@ -43,6 +43,9 @@ struct arp_req {
 /* Decode a DLT_LINUX_SLL2 frame of caplen bytes into req; says why not. */
 enum arp_reason arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req);
 
+/* The arrival ifindex of a DLT_LINUX_SLL2 frame, 0 when too short to say. */
+int arp_ifindex(const uint8_t *pkt, size_t caplen);
+
 /* Build the kernel's reply to req from mac into out; returns its length. */
 size_t arp_build_reply(const struct arp_req *req, const uint8_t mac[static ARP_ETH_LEN],
     uint8_t out[static ARP_FRAME_LEN]);

@@ -60,6 +60,18 @@ ip_is_martian(uint32_t n)
 	    h == 0xffffffffu;
 }
 
+int
+arp_ifindex(const uint8_t *pkt, size_t caplen)
+{
+	uint32_t v;
+
+	if (caplen < SLL2_IFINDEX + 4)
+		return 0;
+	memcpy(&v, pkt + SLL2_IFINDEX, 4);
+	v = ntohl(v);
+	return v > INT32_MAX ? 0 : (int)v;
+}
+
 enum arp_reason
 arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 {
@@ -96,8 +108,7 @@ arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 		return ARP_TRUNCATED;
 
 	memset(req, 0, sizeof(*req));
-	memcpy(&req->ifindex, pkt + SLL2_IFINDEX, 4);
-	req->ifindex = (int)ntohl((uint32_t)req->ifindex);
+	req->ifindex = arp_ifindex(pkt, caplen + ARP_SLL2_LEN);
 	req->pkttype = pkt[SLL2_PKTTYPE];
 	memcpy(req->sha, a + 8, ARP_ETH_LEN);
 	req->sip = get32n(a + 14);

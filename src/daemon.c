@@ -32,6 +32,7 @@
 #include "priv.h"
 #include "rtnl.h"
 #include "state.h"
+#include "stats.h"
 #include "table.h"
 
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
@@ -39,17 +40,6 @@
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
-
-struct counters {
-	unsigned long long	rx;
-	unsigned long long	reason[ARP_NREASONS];
-	unsigned long long	verdict[POL_NVERDICTS];
-	unsigned long long	send_err, cap_err;
-	unsigned long long	learned;
-	unsigned long long	resyncs;
-	unsigned long long	limited_sender, limited_total;
-	unsigned long long	conflicts;
-};
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -65,7 +55,7 @@ struct daemon {
 	bool			 need_resync;	/* a re-dump failed: try again */
 	unsigned		 gen;		/* generation of the running dump */
 	int			 exit_code;
-	struct counters		 cnt;
+	struct stats		 st;		/* counters, in all */
 	struct cfl		*cfl;		/* conflicts seen */
 	struct lim		 lim;		/* rate limits */
 	ev_io			 rtnl_w, cap_w;
@@ -272,7 +262,7 @@ resync(struct daemon *d)
 		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
 			iface_gone(d, ifp);
 	free(s.v);
-	d->cnt.resyncs++;
+	d->st.resyncs++;
 	return 0;
 }
 
@@ -319,20 +309,37 @@ learn_allowed(struct daemon *d)
 	return lim_take(&d->lim.learn, LEARN_RATE, ev_now(d->loop));
 }
 
+/* The counters of ifp (allocated on first use; NULL only on ENOMEM). */
+static struct stats_if *
+if_stats(struct tbl_iface *ifp)
+{
+	if (ifp != NULL && ifp->stats == NULL)
+		ifp->stats = calloc(1, sizeof(*ifp->stats));
+	return ifp != NULL ? ifp->stats : NULL;
+}
+
+/* Count into the daemon's total and, when known, the interface's. */
+#define COUNT(d, s, field) do {					\
+	struct stats_if *s_ = (s);				\
+	(d)->st.all.field++;					\
+	if (s_ != NULL)						\
+		s_->field++;					\
+} while (0)
+
 /* Per sender and in total; fixed memory whatever the number of senders. */
 static bool
-rate_allowed(struct daemon *d, uint32_t sip)
+rate_allowed(struct daemon *d, struct stats_if *is, uint32_t sip)
 {
 	ev_tstamp now = ev_now(d->loop);
 
 	if (d->conf->sender_rate > 0 &&
 	    !lim_sender(&d->lim, sip, d->conf->sender_rate, now)) {
-		d->cnt.limited_sender++;
+		COUNT(d, is, limited_sender);
 		return false;
 	}
 	if (d->conf->total_rate > 0 &&
 	    !lim_take(&d->lim.total, d->conf->total_rate, now)) {
-		d->cnt.limited_total++;
+		COUNT(d, is, limited_total);
 		return false;
 	}
 	return true;
@@ -345,7 +352,7 @@ log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_resul
 	const struct cfl_rec *r;
 	char mac[18];
 
-	d->cnt.conflicts++;
+	COUNT(d, if_stats(res->in), conflicts);
 	/* at most once per address per interval, in bounded memory */
 	if (!cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r))
 		return;
@@ -366,17 +373,20 @@ on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 	uint8_t reply[ARP_FRAME_LEN];
 	struct pol_result res;
 	struct arp_req req;
+	struct stats_if *is;
 	enum arp_reason why;
 	enum pol_verdict v;
 	size_t len;
 
-	d->cnt.rx++;
 	/* A frame newer than the last netlink drain may follow an address
 	 * delete the kernel has acknowledged since: read that first. */
 	if (ts > rtnl_drained(d->rtnl))
 		nl_sync(d);
-	if ((why = arp_check(pkt, caplen, &req)) != ARP_OK) {
-		d->cnt.reason[why]++;
+	why = arp_check(pkt, caplen, &req);
+	is = if_stats(tbl_iface(d->tbl, arp_ifindex(pkt, caplen)));
+	COUNT(d, is, received);
+	if (why != ARP_OK) {
+		COUNT(d, is, refused[why]);
 		/* an announcement of one of our addresses by another host is
 		 * the classic conflict (RFC 5227 section 2.4) */
 		if (why == ARP_GRATUITOUS &&
@@ -385,8 +395,8 @@ on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 		return;
 	}
 	v = pol_decide(d->tbl, &req, &res);
-	d->cnt.verdict[v]++;
-	if (v == POL_ANSWER && !rate_allowed(d, req.sip))
+	COUNT(d, is, verdict[v]);
+	if (v == POL_ANSWER && !rate_allowed(d, is, req.sip))
 		return;
 	if (v == POL_ANSWER) {
 		/* From the arrival interface with its MAC: in owner and subnet
@@ -394,6 +404,7 @@ on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 		 * kernel's weak-host reply looks like. */
 		len = arp_build_reply(&req, res.in->mac, reply);
 		cap_send(d->cap, req.ifindex, reply, len);
+		COUNT(d, is, replies);
 		if (log_enabled(LOG_DEBUG)) {
 			struct log_ctx lc = { MSGID_ANSWER, res.in->name, req.tip,
 			    req.sip, req.sha };
@@ -405,7 +416,7 @@ on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 		if (d->conf->learn && req.sip != 0 && tbl_in_subnet(res.in, req.sip) &&
 		    learn_allowed(d)) {
 			rtnl_learn(d->rtnl, req.ifindex, req.sip, req.sha);
-			d->cnt.learned++;
+			d->st.learned++;
 		}
 		return;
 	}
@@ -447,11 +458,11 @@ cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 		nl_sync(d);
 		if ((n = cap_dispatch(d->cap, CAP_BUDGET, on_frame, d)) == -1) {
 			/* an interface vanishing mid-read is no reason to stop */
-			d->cnt.cap_err++;
+			d->st.capture_errors++;
 			log_warnx("capture: read failed; carrying on");
 		}
 		if ((failed = cap_flush(d->cap)) > 0) {
-			d->cnt.send_err += (unsigned)failed;
+			d->st.send_errors += (unsigned)failed;
 			log_warn("capture: %d replies not sent", failed);
 		}
 		now = ev_time();
@@ -489,22 +500,21 @@ dump_iface_cb(struct tbl_iface *ifp, void *arg)
 static void
 dump_state(struct daemon *d)
 {
-	const struct counters *c = &d->cnt;
+	const struct stats_if *c = &d->st.all;
 	int i;
 
 	tbl_iface_each(d->tbl, dump_iface_cb, d);
 	log_info("counters: received %llu answered %llu send-errors %llu "
 	    "learned %llu resyncs %llu capture-drops %u rate-limited-sender %llu "
 	    "rate-limited-total %llu capture-errors %llu conflicts %llu "
-	    "conflicts-unlogged %llu", c->rx,
-	    c->verdict[POL_ANSWER] - c->limited_sender - c->limited_total,
-	    c->send_err, c->learned, c->resyncs, cap_drops(d->cap),
-	    c->limited_sender, c->limited_total, c->cap_err, c->conflicts,
+	    "conflicts-unlogged %llu", c->received, c->replies,
+	    d->st.send_errors, d->st.learned, d->st.resyncs, cap_drops(d->cap),
+	    c->limited_sender, c->limited_total, d->st.capture_errors, c->conflicts,
 	    cfl_suppressed(d->cfl));
 	for (i = 1; i < ARP_NREASONS; i++)
-		if (c->reason[i])
+		if (c->refused[i])
 			log_info("counters: dropped %s %llu", arp_reason_str(i),
-			    c->reason[i]);
+			    c->refused[i]);
 	for (i = 1; i < POL_NVERDICTS; i++)
 		if (c->verdict[i])
 			log_info("counters: refused %s %llu", pol_verdict_str(i),
