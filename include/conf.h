@@ -15,6 +15,8 @@
 #define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */
 #define CONF_DEFAULT_BUSY_POLL	100	/* microseconds */
 #define CONF_BUSY_POLL_MAX	2000	/* the loop yields every 2 ms anyway */
+#define CONF_DEFAULT_ANN_COUNT	3
+#define CONF_DEFAULT_ANN_INTERVAL 1.1	/* seconds: past the neighbour locktime */
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -22,19 +24,41 @@ struct conf_glob {
 	bool	 neg;
 };
 
+/* announce_form */
+enum conf_form {
+	CONF_FORM_REQUEST = 1,		/* RFC 5227 announcement */
+	CONF_FORM_REPLY = 2,		/* gratuitous reply */
+	CONF_FORM_BOTH = 3,
+};
+
+/* defend: RFC 5227 section 2.4, as n-acd names them */
+enum conf_defend {
+	CONF_DEFEND_NEVER = 0,		/* log only */
+	CONF_DEFEND_ONCE,		/* once; a conflict that persists is given up */
+	CONF_DEFEND_ALWAYS,		/* again and again, once per DEFEND_INTERVAL */
+};
+
+/* What an [interface] section may set for the interfaces it matches;
+ * -1 = not set there.  The same, resolved, for one interface. */
+struct conf_ifset {
+	int	mode;		/* enum pol_mode */
+	int	announce;	/* 0 or 1 */
+	int	defend;		/* enum conf_defend */
+};
+
 /* An [interface LABEL] section: per-interface overrides. */
 struct conf_iface {
 	char			*label;
 	struct conf_glob	*match;
 	size_t			 nmatch;
-	int			 mode;		/* enum pol_mode, -1 = inherit */
+	struct conf_ifset	 set;
 };
 
 struct conf {
 	char			*path;		/* NULL for built-in defaults */
 	struct conf_glob	*ifaces;
 	size_t			 nifaces;
-	int			 mode;		/* enum pol_mode */
+	struct conf_ifset	 set;		/* [global]'s: mode, announce, defend */
 	int			 arp_announce;	/* CONF_ANNOUNCE_KEEP or 0..2 */
 	bool			 learn;
 	int			 log_level;	/* LOG_ERR .. LOG_DEBUG */
@@ -43,6 +67,10 @@ struct conf {
 	long			 total_rate;	/* 0 = no limit */
 	long			 busy_poll_us;	/* keep polling after a frame; 0 = off */
 	bool			 qdisc_bypass;	/* replies skip the qdisc and the taps */
+	unsigned		 announce_count;	/* frames per announcement */
+	double			 announce_interval;	/* seconds between them */
+	int			 announce_form;		/* enum conf_form */
+	unsigned		 announce_refresh;	/* seconds; 0 = never */
 	struct conf_iface	*sections;
 	size_t			 nsections;
 };
@@ -56,6 +84,10 @@ struct conf *conf_defaults(void);
 struct conf *conf_load(const char *path, conf_err_fn *err, void *arg);
 /* Free a configuration. */
 void conf_free(struct conf *c);
+/* The settings for interface name: for each, the first section selecting
+ * it that sets it, else [global]'s; 0, or -1 when the interface globs
+ * leave it unmanaged (out is then unset). */
+int conf_iface(const struct conf *c, const char *name, struct conf_ifset *out);
 /* Mode for interface name, or -1 when the interface globs leave it unmanaged. */
 int conf_iface_mode(const struct conf *c, const char *name);
 /* Print the effective configuration, defaults filled in, as a valid file. */

@@ -19,6 +19,11 @@ struct ifm;
  * over the records st (loaded from sd), leaving st empty; NULL on ENOMEM. */
 struct ifm *ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st);
 void ifm_free(struct ifm *m);
+/* Told of ifp after it became managed, changed mode, or was given back
+ * (ifp->managed, ifp->mode say which): announcements start or stop. */
+typedef void ifm_event_fn(void *arg, struct tbl_iface *ifp);
+/* Set the callback for those changes (one; NULL for none). */
+void ifm_on_event(struct ifm *m, ifm_event_fn *fn, void *arg);
 /* At start, after the first dump: match a previous run's records to the
  * links (by ifindex; by name for v1 records), drop those of links that
  * are gone, note renames; then ifm_apply_all does the rest. */

@@ -10,6 +10,7 @@ enum pol_mode {
 	POL_SUBNET,	/* as owner, and the sender on that interface's subnet (=2) */
 	POL_SYSTEM,	/* any host address on a managed interface (=0) */
 	POL_OFF,	/* never answer */
+	POL_MONITOR,	/* sysctls untouched, the kernel answers; arpownd watches */
 	POL_NMODES
 };
 
@@ -36,6 +37,13 @@ struct pol_result {
 /* Decide what to do with a validated request, from the current table. */
 enum pol_verdict pol_decide(const struct tbl *t, const struct arp_req *req,
     struct pol_result *res);
+
+/* Would the kernel itself answer req, with the arrival interface at
+ * arp_ignore (monitor mode: arpownd silent, the kernel's value in place)?
+ * A model of arp_process(): the target one of the host's addresses, the
+ * sender not, and arp_ignore's test on the arrival interface (3 is taken
+ * as 0: address scopes are not tracked). */
+bool pol_kernel_answers(const struct tbl *t, const struct arp_req *req, int arp_ignore);
 
 /* Stable names for logs, counters and the config file. */
 const char *pol_verdict_str(enum pol_verdict v);

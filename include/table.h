@@ -71,6 +71,9 @@ bool tbl_addr_on(const struct tbl *t, int ifindex, uint32_t addr);
 /* Some interface that holds addr, preferring one for which pred is true; NULL if none. */
 struct tbl_iface *tbl_addr_owner(const struct tbl *t, uint32_t addr,
     bool (*pred)(const struct tbl_iface *));
+/* The index in ifp->addrs of addr's most recent entry (one per address,
+ * whatever its prefixes), or SIZE_MAX when ifp does not hold addr. */
+size_t tbl_addr_head(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr);
 /* Is ip inside one of the subnets configured on ifp? */
 bool tbl_in_subnet(const struct tbl_iface *ifp, uint32_t ip);
 /* Does one entry's subnet on ifp hold both a and b?  The kernel's test for

@@ -279,22 +279,111 @@ k_interfaces(struct conf *c, struct conf_iface *s, const char *v, const char **w
 	return 0;
 }
 
+/* The settings an [interface] section may override: [global]'s or the section's. */
+static struct conf_ifset *
+ifset(struct conf *c, struct conf_iface *s)
+{
+	return s != NULL ? &s->set : &c->set;
+}
+
 static int
 k_mode(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
 	int m = pol_mode_parse(v);
 
 	if (m < 0)
-		return *why = "must be one of owner, subnet, system, off", -1;
-	if (s != NULL)
-		s->mode = m;
-	else
-		c->mode = m;
+		return *why = "must be one of owner, subnet, system, monitor, off", -1;
+	ifset(c, s)->mode = m;
 	return 0;
 }
 
 static int
 k_announce(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	bool b;
+
+	if (parse_bool(v, &b) == -1)
+		return *why = "must be yes or no", -1;
+	ifset(c, s)->announce = b;
+	return 0;
+}
+
+static int
+k_defend(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	static const char *const names[] = { "never", "once", "always" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(v, names[i]) == 0)
+			return ifset(c, s)->defend = i, 0;
+	return *why = "must be one of never, once, always", -1;
+}
+
+static int
+k_announce_count(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	long n = parse_uint(v, 100);
+
+	(void)s;
+	if (n < 1)
+		return *why = "must be a whole number of frames, 1 to 100", -1;
+	c->announce_count = (unsigned)n;
+	return 0;
+}
+
+/* A decimal number of seconds: digits, optionally a point and digits. */
+static double
+parse_seconds(const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+	char *end;
+
+	if (n == 0 || (v[n] != '\0' && (v[n] != '.' || v[n + 1] == '\0' ||
+	    strspn(v + n + 1, "0123456789") != strlen(v + n + 1))))
+		return -1;
+	return strtod(v, &end);
+}
+
+static int
+k_announce_interval(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	double d = parse_seconds(v);
+
+	(void)s;
+	if (d < 0.1 || d > 60)
+		return *why = "must be seconds, 0.1 to 60 (e.g. 1.1)", -1;
+	c->announce_interval = d;
+	return 0;
+}
+
+static int
+k_announce_form(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	(void)s;
+	if (strcmp(v, "request") == 0)
+		return c->announce_form = CONF_FORM_REQUEST, 0;
+	if (strcmp(v, "reply") == 0)
+		return c->announce_form = CONF_FORM_REPLY, 0;
+	if (strcmp(v, "both") == 0)
+		return c->announce_form = CONF_FORM_BOTH, 0;
+	return *why = "must be one of request, reply, both", -1;
+}
+
+static int
+k_announce_refresh(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	long n = parse_uint(v, 86400);
+
+	(void)s;
+	if (n < 0)
+		return *why = "must be a whole number of seconds, 0 (never) to 86400", -1;
+	c->announce_refresh = (unsigned)n;
+	return 0;
+}
+
+static int
+k_arp_announce(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
 	(void)s;
 	if (strcmp(v, "keep") == 0)
@@ -409,7 +498,7 @@ struct key {
 static const struct key global_keys[] = {
 	{ "interfaces", k_interfaces },
 	{ "mode", k_mode },
-	{ "arp_announce", k_announce },
+	{ "arp_announce", k_arp_announce },
 	{ "learn", k_learn },
 	{ "log_level", k_log_level },
 	{ "user", k_user },
@@ -417,12 +506,20 @@ static const struct key global_keys[] = {
 	{ "total_rate", k_total_rate },
 	{ "busy_poll_us", k_busy_poll },
 	{ "qdisc_bypass", k_qdisc_bypass },
+	{ "announce", k_announce },
+	{ "announce_count", k_announce_count },
+	{ "announce_interval", k_announce_interval },
+	{ "announce_form", k_announce_form },
+	{ "announce_refresh", k_announce_refresh },
+	{ "defend", k_defend },
 	{ NULL, NULL }
 };
 
 static const struct key iface_keys[] = {
 	{ "match", k_match },
 	{ "mode", k_mode },
+	{ "announce", k_announce },
+	{ "defend", k_defend },
 	{ NULL, NULL }
 };
 
@@ -536,7 +633,13 @@ conf_defaults(void)
 
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
-	c->mode = POL_OWNER;
+	c->set.mode = POL_OWNER;
+	c->set.announce = 1;
+	c->set.defend = CONF_DEFEND_ONCE;
+	c->announce_count = CONF_DEFAULT_ANN_COUNT;
+	c->announce_interval = CONF_DEFAULT_ANN_INTERVAL;
+	c->announce_form = CONF_FORM_BOTH;
+	c->announce_refresh = 0;
 	c->arp_announce = 2;
 	c->learn = true;
 	c->log_level = LOG_INFO;
@@ -614,7 +717,7 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 		c->sections = s;
 		s = &c->sections[c->nsections++];
 		memset(s, 0, sizeof(*s));
-		s->mode = -1;
+		s->set.mode = s->set.announce = s->set.defend = -1;
 		s->label = strdup(sec + strspn(sec + 9, " \t") + 9);
 		read_section(&x, d, sec, iface_keys, c, s);
 		if (s->nmatch == 0 && line_of(&x, sec, "match") == 0)
@@ -672,17 +775,55 @@ selects(const struct conf_glob *g, size_t n, const char *name)
 }
 
 int
-conf_iface_mode(const struct conf *c, const char *name)
+conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 {
+	const struct conf_ifset *set;
 	size_t i;
 
 	if (!selects(c->ifaces, c->nifaces, name))
 		return -1;
-	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].mode >= 0 &&
-		    selects(c->sections[i].match, c->sections[i].nmatch, name))
-			return c->sections[i].mode;
-	return c->mode;
+	*out = (struct conf_ifset){ -1, -1, -1 };
+	for (i = 0; i < c->nsections; i++) {
+		if (!selects(c->sections[i].match, c->sections[i].nmatch, name))
+			continue;
+		set = &c->sections[i].set;
+		if (out->mode < 0)
+			out->mode = set->mode;
+		if (out->announce < 0)
+			out->announce = set->announce;
+		if (out->defend < 0)
+			out->defend = set->defend;
+	}
+	if (out->mode < 0)
+		out->mode = c->set.mode;
+	if (out->announce < 0)
+		out->announce = c->set.announce;
+	if (out->defend < 0)
+		out->defend = c->set.defend;
+	return 0;
+}
+
+int
+conf_iface_mode(const struct conf *c, const char *name)
+{
+	struct conf_ifset s;
+
+	return conf_iface(c, name, &s) == -1 ? -1 : s.mode;
+}
+
+static const char *const defend_names[] = { "never", "once", "always" };
+static const char *const form_names[] = { NULL, "request", "reply", "both" };
+
+/* One line per key a section sets. */
+static void
+print_set(FILE *f, const struct conf_ifset *set)
+{
+	if (set->mode >= 0)
+		fprintf(f, "mode = %s\n", pol_mode_str(set->mode));
+	if (set->announce >= 0)
+		fprintf(f, "announce = %s\n", set->announce ? "yes" : "no");
+	if (set->defend >= 0)
+		fprintf(f, "defend = %s\n", defend_names[set->defend]);
 }
 
 static void
@@ -704,7 +845,7 @@ conf_print(const struct conf *c, FILE *f)
 	    "the built-in defaults");
 	fprintf(f, "[global]\ninterfaces = ");
 	print_globs(f, c->ifaces, c->nifaces);
-	fprintf(f, "mode = %s\n", pol_mode_str(c->mode));
+	print_set(f, &c->set);
 	if (c->arp_announce == CONF_ANNOUNCE_KEEP)
 		fprintf(f, "arp_announce = keep\n");
 	else
@@ -716,10 +857,13 @@ conf_print(const struct conf *c, FILE *f)
 	fprintf(f, "total_rate = %ld\n", c->total_rate);
 	fprintf(f, "busy_poll_us = %ld\n", c->busy_poll_us);
 	fprintf(f, "qdisc_bypass = %s\n", c->qdisc_bypass ? "yes" : "no");
+	fprintf(f, "announce_count = %u\n", c->announce_count);
+	fprintf(f, "announce_interval = %g\n", c->announce_interval);
+	fprintf(f, "announce_form = %s\n", form_names[c->announce_form]);
+	fprintf(f, "announce_refresh = %u\n", c->announce_refresh);
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);
 		print_globs(f, c->sections[i].match, c->sections[i].nmatch);
-		if (c->sections[i].mode >= 0)
-			fprintf(f, "mode = %s\n", pol_mode_str(c->sections[i].mode));
+		print_set(f, &c->sections[i].set);
 	}
 }

@@ -21,6 +21,7 @@
 #include "arp.h"
 #include "capture.h"
 #include "conf.h"
+#include "announce.h"
 #include "conflict.h"
 #include "daemon.h"
 #include "iface.h"
@@ -34,12 +35,18 @@
 #include "state.h"
 #include "stats.h"
 #include "table.h"
+#include "throttle.h"
 
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
 #define SPIN_MAX		(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
+#define ANN_BURSTS		65536	/* announcement bursts pending, at most */
+#define NOTE_KEYS		4096	/* (sender, target) pairs remembered for logs */
+#define NOTE_INTERVAL		10.0	/* seconds between two lines for one pair */
+#define NOTE_LINES		20	/* such lines per interval, in all */
+#define LINK_READY		(IFF_UP | IFF_RUNNING)	/* frames can go out */
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -58,12 +65,16 @@ struct daemon {
 	struct stats		 st;		/* counters, in all */
 	struct cfl		*cfl;		/* conflicts seen */
 	struct lim		 lim;		/* rate limits */
+	struct ann		*ann;		/* announcements due */
+	struct thr		*notes;		/* probes, refusals, monitor: log lines */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
-	ev_timer		 watchdog, check;
+	ev_timer		 watchdog, check, ann_w, refresh_w;
 };
 
 static conf_err_fn print_conf_err;
+static void announce(struct daemon *d, int ifindex, uint32_t addr);
+static void announce_stop(struct daemon *d, int ifindex, uint32_t addr);
 
 /* Every interface to what the configuration wants. */
 static void
@@ -110,6 +121,7 @@ iface_gone(struct daemon *d, struct tbl_iface *ifp)
 	if (ifp->managed)
 		log_ctx(LOG_INFO, &lc, "%s: interface gone", ifp->name);
 	ifm_gone(d->ifm, ifp->ifindex);
+	announce_stop(d, ifp->ifindex, 0);
 	tbl_iface_del(d->tbl, ifp->ifindex);
 }
 
@@ -118,8 +130,8 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 {
 	struct log_ctx lc = { MSGID_IFACE, m->name, 0, 0, NULL };
 	struct tbl_iface *ifp = tbl_iface(d->tbl, m->ifindex);
+	bool isnew = ifp == NULL, tell = false;
 	char mac[18];
-	bool isnew = ifp == NULL;
 
 	if (m->kind == RTNL_DELLINK) {
 		if (ifp != NULL)
@@ -138,15 +150,21 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		memcpy(ifp->name, m->name, sizeof(ifp->name));
 	}
 	if (m->has_mac && memcmp(ifp->mac, m->mac, 6) != 0) {
-		if (d->started && !isnew && ifp->managed)
+		if (d->started && !isnew && ifp->managed) {
 			log_ctx(LOG_INFO, &lc, "%s: MAC address now %s", m->name,
 			    arp_mac_str(m->mac, mac));
+			tell = true;	/* the neighbours have the old one */
+		}
 		memcpy(ifp->mac, m->mac, 6);
 	}
 	if (d->started && !isnew && ifp->managed &&
 	    ((ifp->flags ^ m->flags) & IFF_UP))
 		log_ctx(LOG_INFO, &lc, "%s: link %s", m->name,
 		    (m->flags & IFF_UP) ? "up" : "down");
+	/* announced when frames can go out again: never while down */
+	if (d->started && !isnew && (m->flags & LINK_READY) == LINK_READY &&
+	    (ifp->flags & LINK_READY) != LINK_READY)
+		tell = true;
 	ifp->type = m->type;
 	ifp->flags = m->flags;
 	/* Link messages queued before our RTM_SETLINK still show the old
@@ -161,6 +179,8 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 	/* during a dump the request socket is busy; resync manages after */
 	if (d->started && !d->dumping)
 		ifm_apply(d->ifm, d->conf, ifp);
+	if (tell && ifp->managed)
+		announce(d, ifp->ifindex, 0);
 }
 
 static void
@@ -177,6 +197,8 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 			if (d->started)
 				log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed",
 				    ifp->name, log_ip(m->addr), m->plen);
+			if (!tbl_addr_on(d->tbl, m->ifindex, m->addr))
+				announce_stop(d, m->ifindex, m->addr);
 		}
 		return;
 	}
@@ -187,9 +209,13 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->prefix, m->plen)) == -1)
 		log_ctx(LOG_WARNING, &lc, "%s: address %s: out of memory", ifp->name,
 		    log_ip(m->addr));
-	else if (r == 1 && d->started)
+	else if (r == 1 && d->started) {
 		log_ctx(LOG_INFO, &lc, "%s: address %s/%u added", ifp->name,
 		    log_ip(m->addr), m->plen);
+		/* a moved address: the neighbours learn its new MAC now */
+		if (ifp->managed)
+			announce(d, ifp->ifindex, m->addr);
+	}
 }
 
 static void
@@ -345,85 +371,378 @@ rate_allowed(struct daemon *d, struct stats_if *is, uint32_t sip)
 	return true;
 }
 
-static void
-log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_result *res)
+/* ---------------------------------------------------------------------
+ * Announcements
+ */
+
+/* The settings the configuration gives ifp (mode, announce, defend). */
+static bool
+settings(struct daemon *d, const struct tbl_iface *ifp, struct conf_ifset *set)
 {
-	struct log_ctx lc = { MSGID_CONFLICT, res->in->name, req->sip, req->sip, req->sha };
-	const struct cfl_rec *r;
+	return conf_iface(d->conf, ifp->name, set) == 0;
+}
+
+/* May ifp speak up now: managed and answering, announcements on, and its
+ * link able to carry frames? */
+static bool
+can_announce(struct daemon *d, const struct tbl_iface *ifp)
+{
+	struct conf_ifset set;
+
+	return ifp->managed && ifp->mode != POL_OFF && ifp->mode != POL_MONITOR &&
+	    (ifp->flags & LINK_READY) == LINK_READY && settings(d, ifp, &set) &&
+	    set.announce;
+}
+
+/* Send the configured form(s) of an announcement of addr from ifp; false
+ * when total_rate leaves no room now. */
+static bool
+send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr)
+{
+	static const uint16_t ops[] = { ARPOP_REQUEST, ARPOP_REPLY };
+	unsigned n = d->conf->announce_form == CONF_FORM_BOTH ? 2 : 1;
+	uint8_t frame[ARP_FRAME_LEN];
+	size_t i;
+
+	/* announcements and replies share one budget; all forms or none, so
+	 * that a retry never repeats half an announcement */
+	if (d->conf->total_rate > 0 &&
+	    !lim_take_n(&d->lim.total, d->conf->total_rate, n, ev_now(d->loop)))
+		return false;
+	for (i = 0; i < 2; i++) {
+		if (!(d->conf->announce_form & (1 << i)))
+			continue;
+		cap_send(d->cap, ifp->ifindex, frame,
+		    arp_build_announce(ops[i], ifp->mac, addr, frame));
+		COUNT(d, if_stats(ifp), announcements);
+	}
+	return true;
+}
+
+/* One step of a burst (announce.h): one address, or all of ifp's. */
+static enum ann_verdict
+announce_step(void *arg, int ifindex, uint32_t addr, unsigned nth, size_t *cursor)
+{
+	struct daemon *d = arg;
+	struct tbl_iface *ifp = tbl_iface(d->tbl, ifindex);
+	const struct tbl_addr *e;
+
+	/* down: dropped, the link coming up announces again */
+	if (ifp == NULL || !can_announce(d, ifp))
+		return ANN_CANCEL;
+	if (addr != 0) {
+		if (!tbl_addr_on(d->tbl, ifindex, addr))
+			return ANN_CANCEL;	/* never an address not ours */
+		return send_announce(d, ifp, addr) ? ANN_SENT : ANN_RETRY;
+	}
+	for (; *cursor < ifp->naddrs; (*cursor)++) {
+		e = &ifp->addrs[*cursor];
+		/* an address held with two prefixes is announced once */
+		if (tbl_addr_head(d->tbl, ifp, e->addr) != *cursor)
+			continue;
+		if (!send_announce(d, ifp, e->addr))
+			return ANN_RETRY;
+	}
+	(void)nth;
+	return ANN_SENT;
+}
+
+/* Run what is due, send it, and arm the timer for the next step. */
+static void
+announce_run(struct daemon *d)
+{
+	double next, now = ev_now(d->loop);
+	int failed;
+
+	next = ann_run(d->ann, now, announce_step, d);
+	if ((failed = cap_flush(d->cap)) > 0) {
+		d->st.send_errors += (unsigned)failed;
+		log_warn("capture: %d announcements not sent", failed);
+	}
+	ev_timer_stop(d->loop, &d->ann_w);
+	if (next > 0) {
+		ev_timer_set(&d->ann_w, next > now ? next - now : 0., 0.);
+		ev_timer_start(d->loop, &d->ann_w);
+	}
+}
+
+static void
+ann_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	announce_run(w->data);
+}
+
+/* Start a burst for addr on ifindex (0: all of its addresses); the first
+ * frame goes out at once. */
+static void
+announce(struct daemon *d, int ifindex, uint32_t addr)
+{
+	if (d->loop == NULL)
+		return;
+	if (ann_start(d->ann, ifindex, addr, d->conf->announce_count,
+	    d->conf->announce_interval, ev_now(d->loop)) == -1)
+		log_warnx("announcements: %d bursts pending already; %s not announced",
+		    ANN_BURSTS, addr ? log_ip(addr) : "an interface");
+	announce_run(d);
+}
+
+static void
+announce_stop(struct daemon *d, int ifindex, uint32_t addr)
+{
+	ann_stop(d->ann, ifindex, addr);
+}
+
+/* The interface manager's word: an interface became managed, changed
+ * mode, or was given back. */
+static void
+iface_event(void *arg, struct tbl_iface *ifp)
+{
+	struct daemon *d = arg;
+
+	if (ifp->managed && ifp->mode != POL_MONITOR && ifp->mode != POL_OFF)
+		announce(d, ifp->ifindex, 0);
+	else
+		announce_stop(d, ifp->ifindex, 0);
+}
+
+static int
+refresh_iface_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct daemon *d = arg;
+
+	if (can_announce(d, ifp) &&
+	    ann_start(d->ann, ifp->ifindex, 0, d->conf->announce_count,
+	    d->conf->announce_interval, ev_now(d->loop)) == -1)
+		return 1;
+	return 0;
+}
+
+/* announce_refresh: every owned address again, for switches whose MAC
+ * tables age out before the hosts' ARP caches do. */
+static void
+refresh_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	tbl_iface_each(d->tbl, refresh_iface_cb, d);
+	announce_run(d);
+}
+
+static void
+refresh_setup(struct daemon *d)
+{
+	ev_timer_stop(d->loop, &d->refresh_w);
+	if (d->conf->announce_refresh > 0) {
+		ev_timer_set(&d->refresh_w, d->conf->announce_refresh,
+		    d->conf->announce_refresh);
+		ev_timer_start(d->loop, &d->refresh_w);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * ARP
+ */
+
+/* A 64-bit key for a (sender, target) pair, or a kind and an address. */
+static uint64_t
+note_key(uint32_t a, uint32_t b)
+{
+	return (uint64_t)a << 32 | b;
+}
+
+/* Someone else's frame claims one of our addresses: a conflict when the
+ * address is on the interface it arrived on (RFC 5227 section 2.4), and
+ * defended from there as the configuration says. */
+static void
+note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
+{
+	struct log_ctx lc = { MSGID_CONFLICT, in->name, req->sip, req->sip, req->sha };
+	struct conf_ifset set;
+	struct cfl_rec *r;
+	char mac[18];
+	bool log;
+
+	if (!in->managed || req->sip == 0 || !tbl_addr_on(d->tbl, in->ifindex, req->sip) ||
+	    tbl_is_our_mac(d->tbl, req->sha))
+		return;
+	COUNT(d, if_stats(in), conflicts);
+	/* at most once per address per interval, in bounded memory */
+	log = cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r);
+	if (log && r != NULL && r->quiet > 0)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it (%u more claims since the last report)", in->name,
+		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
+	else if (log)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it", in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
+	if (r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
+	    (in->flags & LINK_READY) != LINK_READY || !settings(d, in, &set))
+		return;
+	switch (cfl_defend(r, set.defend, ev_now(d->loop))) {
+	case CFL_DEFEND:
+		if (send_announce(d, in, req->sip)) {
+			COUNT(d, if_stats(in), defences);
+			log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with an "
+			    "announcement", in->name, log_ip(req->sip),
+			    arp_mac_str(req->sha, mac));
+		}
+		break;
+	case CFL_GIVE_UP:
+		log_ctx(LOG_ERR, &lc, "%s: address conflict on %s persists after its "
+		    "defence: %s keeps claiming it; not defending it again until the "
+		    "claims stop for %.0f s (defend = once)", in->name,
+		    log_ip(req->sip), arp_mac_str(req->sha, mac), CFL_INTERVAL);
+		break;
+	case CFL_IGNORE:
+		break;
+	}
+}
+
+/* A line about req at most once per (sender, target) per interval. */
+static bool
+note_allowed(struct daemon *d, uint32_t a, uint32_t b)
+{
+	return thr_allow(d->notes, note_key(a, b), ev_now(d->loop), NULL);
+}
+
+/* The seed's firewall story, made visible: a request refused because the
+ * target is another interface's, or the sender is outside the subnets, is
+ * someone on this segment asking for what is elsewhere. */
+static void
+note_refusal(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
+    enum pol_verdict v)
+{
+	struct log_ctx lc = { MSGID_PROBE, res->in->name, req->tip, req->sip, req->sha };
+
+	if ((v != POL_OTHER_IFACE && v != POL_NOT_SUBNET) || !log_enabled(LOG_INFO) ||
+	    !note_allowed(d, req->sip, req->tip))
+		return;
+	if (v == POL_OTHER_IFACE && res->owner != NULL)
+		log_ctx(LOG_INFO, &lc, "%s: refused who-has %s from %s: owned by %s, "
+		    "not by this interface", res->in->name, log_ip(req->tip),
+		    log_ip(req->sip), res->owner->name);
+	else
+		log_ctx(LOG_INFO, &lc, "%s: refused who-has %s from %s: %s",
+		    res->in->name, log_ip(req->tip), log_ip(req->sip), pol_verdict_str(v));
+}
+
+/* An RFC 5227 probe for one of our addresses: someone is about to take it. */
+static void
+note_probe(struct daemon *d, const struct arp_req *req, const struct tbl_iface *in)
+{
+	struct log_ctx lc = { MSGID_PROBE, in->name, req->tip, 0, req->sha };
 	char mac[18];
 
-	COUNT(d, if_stats(res->in), conflicts);
-	/* at most once per address per interval, in bounded memory */
-	if (!cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r))
+	if (!note_allowed(d, 0, req->tip))
 		return;
-	if (r->quiet > 0)
-		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-		    "claims it (%u more claims since the last report)", res->in->name,
-		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
-	else
-		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-		    "claims it", res->in->name, log_ip(req->sip),
-		    arp_mac_str(req->sha, mac));
+	log_ctx(LOG_NOTICE, &lc, "%s: %s probes for %s, which is ours: someone is "
+	    "about to take this address", in->name, arp_mac_str(req->sha, mac),
+	    log_ip(req->tip));
+}
+
+/* monitor: the kernel answered; would arpownd (owner mode) have? */
+static void
+note_monitor(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
+    enum pol_verdict v, struct tbl_iface *in)
+{
+	struct log_ctx lc = { MSGID_MONITOR, in->name, req->tip, req->sip, req->sha };
+
+	if (v == POL_ANSWER || !pol_kernel_answers(d->tbl, req, in->arp_ignore))
+		return;
+	COUNT(d, if_stats(in), would_refuse[v]);
+	if (!log_enabled(LOG_INFO) || !note_allowed(d, req->sip ^ 0x80000000u, req->tip))
+		return;
+	log_ctx(LOG_INFO, &lc, "%s: the kernel answered who-has %s from %s; arpownd "
+	    "(owner) would refuse: %s%s%s", in->name, log_ip(req->tip),
+	    log_ip(req->sip), pol_verdict_str(v),
+	    res->owner && res->owner != in ? ", owned by " : "",
+	    res->owner && res->owner != in ? res->owner->name : "");
+}
+
+static void
+answer(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
+    struct stats_if *is)
+{
+	uint8_t reply[ARP_FRAME_LEN];
+	size_t len;
+
+	if (!rate_allowed(d, is, req->sip))
+		return;
+	/* From the arrival interface with its MAC: in owner and subnet modes
+	 * that is the owner; in system mode it is what the kernel's
+	 * weak-host reply looks like. */
+	len = arp_build_reply(req, res->in->mac, reply);
+	cap_send(d->cap, req->ifindex, reply, len);
+	COUNT(d, is, replies);
+	if (log_enabled(LOG_DEBUG)) {
+		struct log_ctx lc = { MSGID_ANSWER, res->in->name, req->tip, req->sip,
+		    req->sha };
+
+		log_ctx(LOG_DEBUG, &lc, "%s: answered who-has %s from %s", res->in->name,
+		    log_ip(req->tip), log_ip(req->sip));
+	}
+	/* What the kernel's neigh_event_ns() does when it answers. */
+	if (d->conf->learn && req->sip != 0 && tbl_in_subnet(res->in, req->sip) &&
+	    learn_allowed(d)) {
+		rtnl_learn(d->rtnl, req->ifindex, req->sip, req->sha);
+		d->st.learned++;
+	}
 }
 
 static void
 on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
-	uint8_t reply[ARP_FRAME_LEN];
+	struct tbl_iface *in;
 	struct pol_result res;
 	struct arp_req req;
 	struct stats_if *is;
 	enum arp_reason why;
 	enum pol_verdict v;
-	size_t len;
 
 	/* A frame newer than the last netlink drain may follow an address
 	 * delete the kernel has acknowledged since: read that first. */
 	if (ts > rtnl_drained(d->rtnl))
 		nl_sync(d);
 	why = arp_check(pkt, caplen, &req);
-	is = if_stats(tbl_iface(d->tbl, arp_ifindex(pkt, caplen)));
+	in = tbl_iface(d->tbl, arp_ifindex(pkt, caplen));
+	is = if_stats(in);
 	COUNT(d, is, received);
 	if (why != ARP_OK) {
 		COUNT(d, is, refused[why]);
-		/* an announcement of one of our addresses by another host is
-		 * the classic conflict (RFC 5227 section 2.4) */
-		if (why == ARP_GRATUITOUS &&
-		    pol_decide(d->tbl, &req, &res) == POL_CONFLICT)
-			log_conflict(d, &req, &res);
+		/* announcements and replies are not answered, but one that
+		 * claims an address of ours is a conflict */
+		if (in != NULL && (why == ARP_GRATUITOUS || why == ARP_NOT_REQUEST) &&
+		    req.op != 0)
+			note_claim(d, &req, in);
 		return;
 	}
 	v = pol_decide(d->tbl, &req, &res);
 	COUNT(d, is, verdict[v]);
-	if (v == POL_ANSWER && !rate_allowed(d, is, req.sip))
-		return;
-	if (v == POL_ANSWER) {
-		/* From the arrival interface with its MAC: in owner and subnet
-		 * modes that is the owner; in system mode it is what the
-		 * kernel's weak-host reply looks like. */
-		len = arp_build_reply(&req, res.in->mac, reply);
-		cap_send(d->cap, req.ifindex, reply, len);
-		COUNT(d, is, replies);
-		if (log_enabled(LOG_DEBUG)) {
-			struct log_ctx lc = { MSGID_ANSWER, res.in->name, req.tip,
-			    req.sip, req.sha };
-
-			log_ctx(LOG_DEBUG, &lc, "%s: answered who-has %s from %s",
-			    res.in->name, log_ip(req.tip), log_ip(req.sip));
-		}
-		/* What the kernel's neigh_event_ns() does when it answers. */
-		if (d->conf->learn && req.sip != 0 && tbl_in_subnet(res.in, req.sip) &&
-		    learn_allowed(d)) {
-			rtnl_learn(d->rtnl, req.ifindex, req.sip, req.sha);
-			d->st.learned++;
-		}
+	if (in != NULL && in->managed && in->mode == POL_MONITOR) {
+		note_monitor(d, &req, &res, v, in);
+		if (v == POL_CONFLICT)
+			note_claim(d, &req, in);
 		return;
 	}
-	if (v == POL_CONFLICT) {
-		log_conflict(d, &req, &res);
+	switch (v) {
+	case POL_ANSWER:
+		answer(d, &req, &res, is);
+		if (req.sip == 0)
+			note_probe(d, &req, res.in);
 		return;
+	case POL_CONFLICT:
+		note_claim(d, &req, res.in);
+		return;
+	default:
+		break;
 	}
+	if (res.in != NULL)
+		note_refusal(d, &req, &res, v);
 	if (log_enabled(LOG_DEBUG) && res.in != NULL) {
 		struct log_ctx lc = { MSGID_REFUSED, res.in->name, req.tip, req.sip,
 		    req.sha };
@@ -553,6 +872,7 @@ reload(struct daemon *d)
 		d->conf = nc;
 		log_setlevel(nc->log_level);
 		apply_qdisc_bypass(d);
+		refresh_setup(d);
 		manage_all(d);
 		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
 	}
@@ -719,6 +1039,11 @@ loop_setup(struct daemon *d)
 	ev_timer_init(&d->check, check_cb, SYSCTL_CHECK, SYSCTL_CHECK);
 	d->check.data = d;
 	ev_timer_start(d->loop, &d->check);
+	ev_timer_init(&d->ann_w, ann_cb, 0., 0.);
+	ev_timer_init(&d->refresh_w, refresh_cb, 0., 0.);
+	d->ann_w.data = d->refresh_w.data = d;
+	refresh_setup(d);
+	ifm_on_event(d->ifm, iface_event, d);
 	if ((wd = notify_watchdog_usec()) != 0) {
 		ev_timer_init(&d->watchdog, watchdog_cb, 0., wd / 2e6);
 		d->watchdog.data = d;
@@ -785,6 +1110,8 @@ daemon_run(const struct daemon_opts *o)
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */
 	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
+	    (d->ann = ann_new(ANN_BURSTS)) == NULL ||
+	    (d->notes = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
 	    (d->rtnl = rtnl_open()) == NULL ||
 	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, &st)) == NULL) {
 		log_warn("rtnetlink");
@@ -850,6 +1177,8 @@ out:
 	rtnl_close(d->rtnl);
 	tbl_free(d->tbl);
 	cfl_free(d->cfl);
+	ann_free(d->ann);
+	thr_free(d->notes);
 	conf_free(d->conf);
 	state_clear(&st);
 	state_close(d->sd);

@@ -29,11 +29,14 @@ struct ifm {
 	struct state		 st;
 	bool			 batch;	/* saves that only forget wait for the end */
 	bool			 dirty;	/* such a save is owed */
+	ifm_event_fn		*event;
+	void			*event_arg;
 };
 
 /* What the configuration wants of one interface. */
 struct want {
 	int	mode;		/* enum pol_mode, -1: not managed */
+	bool	sysctl;		/* arp_ignore = 8: arpownd answers, not the kernel */
 	bool	ann;		/* set arp_announce */
 };
 
@@ -50,6 +53,13 @@ ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st)
 	m->st = *st;
 	memset(st, 0, sizeof(*st));
 	return m;
+}
+
+void
+ifm_on_event(struct ifm *m, ifm_event_fn *fn, void *arg)
+{
+	m->event = fn;
+	m->event_arg = arg;
 }
 
 void
@@ -79,7 +89,10 @@ static void
 wants(const struct conf *c, const struct tbl_iface *ifp, struct want *w)
 {
 	w->mode = ifm_mode(c, ifp);
-	w->ann = w->mode >= 0 && c->arp_announce != CONF_ANNOUNCE_KEEP;
+	/* monitor: watched, but the kernel keeps answering, its sysctls
+	 * untouched */
+	w->sysctl = w->mode >= 0 && w->mode != POL_MONITOR;
+	w->ann = w->sysctl && c->arp_announce != CONF_ANNOUNCE_KEEP;
 }
 
 static int
@@ -170,7 +183,7 @@ record(struct ifm *m, struct tbl_iface *ifp, const struct want *w)
 	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 	bool dirty = follow_rename(m, ifp);
 
-	if (w->mode < 0 || ifp->arp_ignore < 0 || ifp->arp_ignore > ARP_IGNORE_MAX)
+	if (!w->sysctl || ifp->arp_ignore < 0 || ifp->arp_ignore > ARP_IGNORE_MAX)
 		return dirty;	/* nothing to set (step 2 says why) */
 	if (rec == NULL && (rec = state_add(&m->st, ifp->ifindex, ifp->name)) == NULL)
 		return dirty;
@@ -193,7 +206,7 @@ set(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const struct wan
 	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 	int ign = -1, ann = -1;
 
-	if (w->mode >= 0) {
+	if (w->sysctl) {
 		if (ifp->arp_ignore < 0) {
 			log_ctx(LOG_WARNING, &lc, "%s: no IPv4 settings on this link, "
 			    "not managing it", ifp->name);
@@ -247,7 +260,7 @@ forget(struct ifm *m, const struct tbl_iface *ifp, const struct want *w)
 
 	if (rec == NULL)
 		return;
-	if (w->mode < 0 && rec->arp_ignore != STATE_NONE) {
+	if (!w->sysctl && rec->arp_ignore != STATE_NONE) {
 		rec->arp_ignore = STATE_NONE;
 		dirty = true;
 	}
@@ -271,7 +284,7 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 	int r;
 
 	/* also heals an arp_ignore someone rewrote behind our back */
-	if (w->mode >= 0 && ifp->managed && ifp->arp_ignore >= 0 &&
+	if (w->sysctl && ifp->managed && ifp->mode != POL_MONITOR && ifp->arp_ignore >= 0 &&
 	    ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
 		log_ctx(LOG_WARNING, &lc, "%s: arp_ignore was changed to %d by "
 		    "someone else; setting it to %d again", ifp->name, ifp->arp_ignore,
@@ -281,7 +294,7 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 		 * keeps answering; tried again at the next apply. */
 		return;
 	}
-	if (r == 1 && w->mode < 0 && !ifp->managed) {
+	if (r == 1 && !w->sysctl && !ifp->managed) {
 		const struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 
 		/* a previous run's record, for an interface this
@@ -292,14 +305,23 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 	}
 	forget(m, ifp, w);
 	if (w->mode >= 0) {
-		if (!ifp->managed || ifp->mode != w->mode)
+		bool changed = !ifp->managed || ifp->mode != w->mode;
+
+		if (changed && w->mode == POL_MONITOR)
+			log_ctx(LOG_INFO, &lc, "%s: watched, mode monitor (the kernel "
+			    "answers, its sysctls untouched)", ifp->name);
+		else if (changed)
 			log_ctx(LOG_INFO, &lc, "%s: managed, mode %s", ifp->name,
 			    pol_mode_str(w->mode));
 		ifp->mode = w->mode;
 		ifp->managed = true;
+		if (changed && m->event != NULL)
+			m->event(m->event_arg, ifp);
 	} else if (ifp->managed) {
 		ifp->managed = false;
 		log_ctx(LOG_INFO, &lc, "%s: no longer managed", ifp->name);
+		if (m->event != NULL)
+			m->event(m->event_arg, ifp);
 	}
 }
 

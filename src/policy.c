@@ -26,6 +26,7 @@ pol_decide(const struct tbl *t, const struct arp_req *req, struct pol_result *re
 		return res->verdict = POL_UNMANAGED;
 	if (in->mode == POL_OFF)
 		return res->verdict = POL_MODE_OFF;
+	/* monitor: what owner mode would say; the daemon sends nothing */
 	if (!(in->flags & IFF_UP))
 		return res->verdict = POL_LINK_DOWN;
 
@@ -68,6 +69,32 @@ pol_decide(const struct tbl *t, const struct arp_req *req, struct pol_result *re
 	return res->verdict = POL_ANSWER;
 }
 
+bool
+pol_kernel_answers(const struct tbl *t, const struct arp_req *req, int arp_ignore)
+{
+	const struct tbl_iface *in = tbl_iface(t, req->ifindex);
+
+	if (in == NULL || !(in->flags & IFF_UP))
+		return false;
+	/* a local sender fails the kernel's source check (a martian) */
+	if (req->sip != 0 && tbl_addr_owner(t, req->sip, NULL) != NULL)
+		return false;
+	if (tbl_addr_owner(t, req->tip, NULL) == NULL)
+		return false;	/* not local: proxy ARP, if anything */
+	switch (arp_ignore) {
+	case 1:
+		return tbl_addr_on(t, in->ifindex, req->tip) &&
+		    tbl_covers(in, req->tip, req->tip);
+	case 2:
+		return tbl_addr_on(t, in->ifindex, req->tip) &&
+		    tbl_covers(in, req->tip, req->sip != 0 ? req->sip : req->tip);
+	case 8:
+		return false;
+	default:	/* 0, 3 (scopes not tracked), 4 to 7 (reserved: reply) */
+		return true;
+	}
+}
+
 static const char *const verdict_names[POL_NVERDICTS] = {
 	[POL_ANSWER] = "answered",
 	[POL_UNKNOWN_IFACE] = "unknown-interface",
@@ -94,6 +121,7 @@ static const char *const mode_names[POL_NMODES] = {
 	[POL_SUBNET] = "subnet",
 	[POL_SYSTEM] = "system",
 	[POL_OFF] = "off",
+	[POL_MONITOR] = "monitor",
 };
 
 const char *

@@ -142,6 +142,46 @@ test_cases(void **state)
 	}
 }
 
+/* The kernel's own answer, by arp_ignore, on the seed's host: the model
+ * monitor mode compares arpownd's policy with. */
+static void
+test_kernel_model(void **state)
+{
+	static const struct { int ign, ifindex; const char *sip, *tip; bool answers; } v[] = {
+		{ 0, 3, "10.0.0.100", "10.0.0.1", true },	/* weak host: eth1 for eth0's */
+		{ 0, 4, "10.1.0.100", "10.0.0.1", true },	/* the firewall probe */
+		{ 0, 4, "10.1.0.100", "10.0.0.50", true },	/* the lo VIP, too */
+		{ 0, 4, "10.1.0.100", "10.9.9.9", false },	/* not local */
+		{ 0, 2, "10.0.0.2", "10.0.0.1", false },	/* a local sender */
+		{ 1, 3, "10.0.0.100", "10.0.0.1", false },
+		{ 1, 2, "10.0.0.100", "10.0.0.1", true },
+		{ 1, 4, "10.1.0.100", "172.16.5.5", false },	/* p-t-p outside its peer */
+		{ 2, 2, "192.168.1.50", "10.0.0.1", false },
+		{ 2, 2, "192.168.1.50", "192.168.1.1", true },
+		{ 2, 2, "0.0.0.0", "10.0.0.1", true },		/* a probe */
+		{ 8, 2, "10.0.0.100", "10.0.0.1", false },
+		{ 0, 6, "10.3.0.100", "10.3.0.1", false },	/* the link is down */
+		{ 0, 99, "10.0.0.100", "10.0.0.1", false },	/* unknown interface */
+	};
+	struct tbl *t = host(POL_OWNER, POL_OWNER, POL_OWNER);
+	struct arp_req req;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		memset(&req, 0, sizeof(req));
+		req.ifindex = v[i].ifindex;
+		req.sha[0] = 2;
+		req.sha[5] = 0x64;
+		inet_pton(AF_INET, v[i].sip, &req.sip);
+		inet_pton(AF_INET, v[i].tip, &req.tip);
+		if (pol_kernel_answers(t, &req, v[i].ign) != v[i].answers)
+			fail_msg("arp_ignore %d, ifindex %d, %s asks for %s: want %d",
+			    v[i].ign, v[i].ifindex, v[i].sip, v[i].tip, v[i].answers);
+	}
+	tbl_free(t);
+}
+
 static void
 test_names(void **state)
 {
@@ -163,6 +203,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_kernel_model),
 		cmocka_unit_test(test_names),
 	};
 
