@@ -46,6 +46,9 @@
 #define NOTE_KEYS		4096	/* (sender, target) pairs remembered for logs */
 #define NOTE_INTERVAL		10.0	/* seconds between two lines for one pair */
 #define NOTE_LINES		20	/* such lines per interval, in all */
+
+/* The kinds of throttled lines, each with its own memory. */
+enum note_kind { NOTE_REFUSAL, NOTE_PROBE, NOTE_MONITOR, NOTE_KINDS };
 #define LINK_READY		(IFF_UP | IFF_RUNNING)	/* frames can go out */
 
 struct daemon {
@@ -66,7 +69,7 @@ struct daemon {
 	struct cfl		*cfl;		/* conflicts seen */
 	struct lim		 lim;		/* rate limits */
 	struct ann		*ann;		/* announcements due */
-	struct thr		*notes;		/* probes, refusals, monitor: log lines */
+	struct thr		*notes[NOTE_KINDS];	/* log lines of each kind */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
 	ev_timer		 watchdog, check, ann_w, refresh_w;
@@ -547,12 +550,6 @@ refresh_setup(struct daemon *d)
  * ARP
  */
 
-/* A 64-bit key for a (sender, target) pair, or a kind and an address. */
-static uint64_t
-note_key(uint32_t a, uint32_t b)
-{
-	return (uint64_t)a << 32 | b;
-}
 
 /* Someone else's frame claims one of our addresses: a conflict when the
  * address is on the interface it arrived on (RFC 5227 section 2.4), and
@@ -602,24 +599,31 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 	}
 }
 
-/* A line about req at most once per (sender, target) per interval. */
+/* A line of this kind at most once per (a, b) per interval. */
 static bool
-note_allowed(struct daemon *d, uint32_t a, uint32_t b)
+note_allowed(struct daemon *d, enum note_kind kind, uint32_t a, uint32_t b)
 {
-	return thr_allow(d->notes, note_key(a, b), ev_now(d->loop), NULL);
+	return thr_allow(d->notes[kind], (uint64_t)a << 32 | b, ev_now(d->loop), NULL);
 }
 
 /* The seed's firewall story, made visible: a request refused because the
- * target is another interface's, or the sender is outside the subnets, is
- * someone on this segment asking for what is elsewhere. */
+ * target is another interface's and the sender is not on that interface's
+ * networks (two NICs on one segment hear each other's requests all day:
+ * not news), or because the sender is outside the subnets, is someone
+ * asking from one network for what is on another. */
 static void
 note_refusal(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
     enum pol_verdict v)
 {
 	struct log_ctx lc = { MSGID_PROBE, res->in->name, req->tip, req->sip, req->sha };
 
-	if ((v != POL_OTHER_IFACE && v != POL_NOT_SUBNET) || !log_enabled(LOG_INFO) ||
-	    !note_allowed(d, req->sip, req->tip))
+	if ((v != POL_OTHER_IFACE && v != POL_NOT_SUBNET) || !log_enabled(LOG_INFO))
+		return;
+	/* a probe (sender 0.0.0.0) says nothing of where it comes from */
+	if (v == POL_OTHER_IFACE && (req->sip == 0 ||
+	    (res->owner != NULL && tbl_in_subnet(res->owner, req->sip))))
+		return;
+	if (!note_allowed(d, NOTE_REFUSAL, req->sip, req->tip))
 		return;
 	if (v == POL_OTHER_IFACE && res->owner != NULL)
 		log_ctx(LOG_INFO, &lc, "%s: refused who-has %s from %s: owned by %s, "
@@ -637,7 +641,7 @@ note_probe(struct daemon *d, const struct arp_req *req, const struct tbl_iface *
 	struct log_ctx lc = { MSGID_PROBE, in->name, req->tip, 0, req->sha };
 	char mac[18];
 
-	if (!note_allowed(d, 0, req->tip))
+	if (!note_allowed(d, NOTE_PROBE, 0, req->tip))
 		return;
 	log_ctx(LOG_NOTICE, &lc, "%s: %s probes for %s, which is ours: someone is "
 	    "about to take this address", in->name, arp_mac_str(req->sha, mac),
@@ -654,7 +658,7 @@ note_monitor(struct daemon *d, const struct arp_req *req, const struct pol_resul
 	if (v == POL_ANSWER || !pol_kernel_answers(d->tbl, req, in->arp_ignore))
 		return;
 	COUNT(d, if_stats(in), would_refuse[v]);
-	if (!log_enabled(LOG_INFO) || !note_allowed(d, req->sip ^ 0x80000000u, req->tip))
+	if (!log_enabled(LOG_INFO) || !note_allowed(d, NOTE_MONITOR, req->sip, req->tip))
 		return;
 	log_ctx(LOG_INFO, &lc, "%s: the kernel answered who-has %s from %s; arpownd "
 	    "(owner) would refuse: %s%s%s", in->name, log_ip(req->tip),
@@ -838,6 +842,10 @@ dump_state(struct daemon *d)
 		if (c->verdict[i])
 			log_info("counters: refused %s %llu", pol_verdict_str(i),
 			    c->verdict[i]);
+	for (i = 1; i < POL_NVERDICTS; i++)
+		if (c->would_refuse[i])
+			log_info("counters: would-refuse %s %llu", pol_verdict_str(i),
+			    c->would_refuse[i]);
 }
 
 static void
@@ -1060,6 +1068,7 @@ daemon_run(const struct daemon_opts *o)
 	char err[512];
 	sigset_t sigs;
 	size_t ni, na, left;
+	int i;
 
 	/* Held until the loop's watchers take them (loop_setup): from here
 	 * on a stop or a reload is never acted on half-way through start-up. */
@@ -1111,7 +1120,9 @@ daemon_run(const struct daemon_opts *o)
 	 * kernel, then say READY.  Never a moment where nobody answers. */
 	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
 	    (d->ann = ann_new(ANN_BURSTS)) == NULL ||
-	    (d->notes = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
+	    (d->notes[NOTE_REFUSAL] = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
+	    (d->notes[NOTE_PROBE] = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
+	    (d->notes[NOTE_MONITOR] = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
 	    (d->rtnl = rtnl_open()) == NULL ||
 	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, &st)) == NULL) {
 		log_warn("rtnetlink");
@@ -1157,6 +1168,9 @@ daemon_run(const struct daemon_opts *o)
 
 	ev_run(d->loop, 0);
 
+	/* Held again: a second SIGTERM must not cut the restore short, nor
+	 * kill us by default action once libev's handlers are gone. */
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	notify_send("STOPPING=1");
 	/* restore first, then close the capture: never deaf; every record,
 	 * managed or not, whose interface exists */
@@ -1178,7 +1192,8 @@ out:
 	tbl_free(d->tbl);
 	cfl_free(d->cfl);
 	ann_free(d->ann);
-	thr_free(d->notes);
+	for (i = 0; i < NOTE_KINDS; i++)
+		thr_free(d->notes[i]);
 	conf_free(d->conf);
 	state_clear(&st);
 	state_close(d->sd);

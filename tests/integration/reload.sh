@@ -71,3 +71,22 @@ expect_reply c c0 10.0.0.1 "$MAC0" "0600 file: the old configuration keeps servi
 kill -0 "$ARPOWND_PID" || fail "arpownd died"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
+
+# log_level = debug in the file is lowered by a reload (only -d pins it)
+write_conf "[global]
+log_level = debug"
+chmod 644 "$CONF"
+ARPOWND_DEBUG=0 arpownd_start h -c "$CONF"
+ask c c0 10.0.0.1
+grep -q 'answered who-has 10.0.0.1' "$TMPDIR_T/arpownd.log" || fail "log_level = debug: no debug line"
+write_conf "[global]
+log_level = info"
+chmod 644 "$CONF"
+r=$(grep -c 'reloaded ' "$TMPDIR_T/arpownd.log")
+kill -HUP "$ARPOWND_PID"
+wait_for 3000 sh -c "[ \$(grep -c 'reloaded ' '$TMPDIR_T/arpownd.log') -gt $r ]" || fail "no reload"
+n=$(grep -c 'answered who-has' "$TMPDIR_T/arpownd.log")
+ask c c0 10.0.0.1 -c 3
+expect_eq "$(grep -c 'answered who-has' "$TMPDIR_T/arpownd.log")" "$n" \
+	"log_level = debug, then info by reload: no more debug lines"
+arpownd_stop

@@ -32,7 +32,7 @@ launch() {
 	local sig=$2 i
 	bg_run h "$ARPOWND" -c "$CONF" --state-dir "$ARPOWND_STATE_DIR" >"$TMPDIR_T/$1.log" 2>&1
 	P=$LAST_PID
-	wait_for 5000 held "$3" || fail "the daemon never blocked SIG$sig"
+	wait_for 5000 held "$3" || { cat "$TMPDIR_T/$1.log"; fail "the daemon never blocked SIG$sig"; }
 	grep -q ' started: ' "$TMPDIR_T/$1.log" && fail "started before the first signal: the test proves nothing"
 	for ((i = 0; i < 2500; i++)); do
 		kill "-$sig" "$P" 2>/dev/null || break
