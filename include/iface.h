@@ -28,8 +28,9 @@ void ifm_on_event(struct ifm *m, ifm_event_fn *fn, void *arg);
  * links (by ifindex; by name for v1 records), drop those of links that
  * are gone, note renames; then ifm_apply_all does the rest. */
 void ifm_adopt(struct ifm *m);
-/* The mode c gives ifp, or -1 when it is not to be managed. */
-int ifm_mode(const struct conf *c, const struct tbl_iface *ifp);
+/* The mode c gives ifp, or -1 when it is not to be managed (not Ethernet,
+ * lo, NOARP, a port of a bridge or bond, or left out by the globs). */
+int ifm_mode(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp);
 /* Bring one interface to what c wants (a link event, a heal). */
 void ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp);
 /* Bring every interface to what c wants: every original saved in one

@@ -33,6 +33,9 @@ struct tbl_iface {
 	unsigned	flags;		/* IFF_* */
 	int		arp_ignore;	/* from IFLA_INET_CONF, -1 unknown */
 	int		arp_announce;
+	int		master;		/* the bridge, bond, vrf it is a port of; 0 none */
+	char		kind[16];	/* "bridge", "vlan", "macvlan"...; "" plain */
+	char		slave_kind[16];	/* the master's kind, as told for the port */
 	/* set by the interface manager, read by the policy */
 	bool		managed;
 	int		mode;		/* enum pol_mode */

@@ -170,6 +170,9 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		tell = true;
 	ifp->type = m->type;
 	ifp->flags = m->flags;
+	ifp->master = m->master;
+	memcpy(ifp->kind, m->link_kind, sizeof(ifp->kind));
+	memcpy(ifp->slave_kind, m->slave_kind, sizeof(ifp->slave_kind));
 	/* Link messages queued before our RTM_SETLINK still show the old
 	 * values; believe them again once the kernel echoed ours. */
 	if (ifp->conf_pending && m->arp_ignore == ifp->arp_ignore &&

@@ -71,24 +71,41 @@ ifm_free(struct ifm *m)
 	free(m);
 }
 
+/* A port of an L2 master (a bridge, a bond, a team, an Open vSwitch):
+ * its frames are the master's, and so is ARP; a VRF's are L3 interfaces. */
 static bool
-eligible(const struct tbl_iface *ifp)
+is_l2_port(const struct tbl *t, const struct tbl_iface *ifp)
 {
-	/* Replies are built for Ethernet; lo and NOARP links never do ARP. */
+	const struct tbl_iface *m;
+	const char *kind = ifp->slave_kind;
+
+	if (ifp->master == 0)
+		return false;
+	if (kind[0] == '\0' && (m = tbl_iface(t, ifp->master)) != NULL)
+		kind = m->kind;
+	return strcmp(kind, "vrf") != 0;
+}
+
+static bool
+eligible(const struct tbl *t, const struct tbl_iface *ifp)
+{
+	/* Replies are built for Ethernet; lo and NOARP links never do ARP;
+	 * the ports of a bridge or a bond leave it to their master. */
 	return ifp->type == ARPHRD_ETHER && ifp->name[0] != '\0' &&
-	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP));
+	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP)) && !is_l2_port(t, ifp);
 }
 
 int
-ifm_mode(const struct conf *c, const struct tbl_iface *ifp)
+ifm_mode(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp)
 {
-	return eligible(ifp) ? conf_iface_mode(c, ifp->name) : -1;
+	return eligible(m->t, ifp) ? conf_iface_mode(c, ifp->name) : -1;
 }
 
 static void
-wants(const struct conf *c, const struct tbl_iface *ifp, struct want *w)
+wants(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp,
+    struct want *w)
 {
-	w->mode = ifm_mode(c, ifp);
+	w->mode = ifm_mode(m, c, ifp);
 	/* monitor: watched, but the kernel keeps answering, its sysctls
 	 * untouched */
 	w->sysctl = w->mode >= 0 && w->mode != POL_MONITOR;
@@ -330,7 +347,7 @@ ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp)
 {
 	struct want w;
 
-	wants(c, ifp, &w);
+	wants(m, c, ifp, &w);
 	if (record(m, ifp, &w) && save(m) == -1) {
 		back_to_disk(m);
 		return;
@@ -350,7 +367,7 @@ record_cb(struct tbl_iface *ifp, void *arg)
 	struct all *a = arg;
 	struct want w;
 
-	wants(a->c, ifp, &w);
+	wants(a->m, a->c, ifp, &w);
 	a->dirty |= record(a->m, ifp, &w);
 	return 0;
 }
@@ -361,7 +378,7 @@ carry_out_cb(struct tbl_iface *ifp, void *arg)
 	struct all *a = arg;
 	struct want w;
 
-	wants(a->c, ifp, &w);
+	wants(a->m, a->c, ifp, &w);
 	carry_out(a->m, a->c, ifp, &w);
 	return 0;
 }
