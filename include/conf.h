@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ranges.h"
+
 #ifndef SYSCONFDIR
 #define SYSCONFDIR		"/etc"	/* configure --sysconfdir */
 #endif
@@ -39,11 +41,21 @@ enum conf_defend {
 };
 
 /* What an [interface] section may set for the interfaces it matches;
- * -1 = not set there.  The same, resolved, for one interface. */
+ * -1 = not set there (the lists: see struct conf_acl).  The same,
+ * resolved, for one interface, the lists pointing into the conf. */
 struct conf_ifset {
-	int	mode;		/* enum pol_mode */
-	int	announce;	/* 0 or 1 */
-	int	defend;		/* enum conf_defend */
+	int			 mode;		/* enum pol_mode */
+	int			 announce;	/* 0 or 1 */
+	int			 defend;	/* enum conf_defend */
+	const struct rng	*allow;		/* allow_senders; NULL: everyone */
+	const struct rng	*deny;		/* deny_senders; NULL: no one */
+	int			 allow_probes;	/* 0 or 1 */
+};
+
+/* The sender lists a section (or [global]) sets. */
+struct conf_acl {
+	struct rng	allow, deny;
+	bool		has_allow, has_deny;
 };
 
 /* An [interface LABEL] section: per-interface overrides. */
@@ -52,13 +64,15 @@ struct conf_iface {
 	struct conf_glob	*match;
 	size_t			 nmatch;
 	struct conf_ifset	 set;
+	struct conf_acl		 acl;
 };
 
 struct conf {
 	char			*path;		/* NULL for built-in defaults */
 	struct conf_glob	*ifaces;
 	size_t			 nifaces;
-	struct conf_ifset	 set;		/* [global]'s: mode, announce, defend */
+	struct conf_ifset	 set;		/* [global]'s: mode, announce, defend, ACLs */
+	struct conf_acl		 acl;
 	int			 arp_announce;	/* CONF_ANNOUNCE_KEEP or 0..2 */
 	bool			 learn;
 	int			 log_level;	/* LOG_ERR .. LOG_DEBUG */

@@ -25,6 +25,8 @@ enum pol_verdict {
 	POL_NOT_SUBNET,		/* no subnet of the interface holds target and sender */
 	POL_OWN_SENDER,		/* our own request, looped back by the segment */
 	POL_CONFLICT,		/* someone else claims one of our addresses */
+	POL_SENDER_DENIED,	/* outside allow_senders, or inside deny_senders */
+	POL_PROBE_DENIED,	/* an RFC 5227 probe, and allow_probes = no */
 	POL_NVERDICTS
 };
 

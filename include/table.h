@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ranges.h"
+
 struct tbl;
 struct stats_if;
 
@@ -39,6 +41,11 @@ struct tbl_iface {
 	/* set by the interface manager, read by the policy */
 	bool		managed;
 	int		mode;		/* enum pol_mode */
+	const struct rng *allow;	/* senders answered (NULL: all); the conf's */
+	const struct rng *deny;		/* senders never answered (NULL: none) */
+	bool		allow_probes;	/* answer RFC 5227 probes (sender 0.0.0.0) */
+	bool		announce;	/* speak up: gratuitous ARP */
+	int		defend;		/* enum conf_defend */
 	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */
 	/* address entries, for subnet checks and dumps */
 	struct tbl_addr	*addrs;

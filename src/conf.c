@@ -3,6 +3,7 @@
  * as a string and checked, and every error is reported, not just the first. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <net/if.h>
@@ -320,6 +321,70 @@ k_defend(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 	return *why = "must be one of never, once, always", -1;
 }
 
+/* A list of addresses, CIDRs and ranges ("!" excludes) into r. */
+static int
+k_nets(struct rng *r, const char *v, const char **why)
+{
+	char *copy, *tok, *save = NULL;
+	int n = 0;
+
+	rng_clear(r);
+	if ((copy = strdup(v)) == NULL)
+		return *why = "out of memory", -1;
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (rng_add_item(r, tok, why) == -1)
+			goto err;
+		n++;
+	}
+	if (n == 0) {
+		*why = "at least one address, CIDR or range is needed";
+		goto err;
+	}
+	if (rng_finish(r) == -1) {
+		*why = "out of memory";
+		goto err;
+	}
+	free(copy);
+	return 0;
+err:
+	free(copy);
+	rng_clear(r);
+	return -1;
+}
+
+static int
+k_allow_senders(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	struct conf_acl *acl = s != NULL ? &s->acl : &c->acl;
+
+	if (k_nets(&acl->allow, v, why) == -1)
+		return -1;
+	acl->has_allow = true;
+	return 0;
+}
+
+static int
+k_deny_senders(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	struct conf_acl *acl = s != NULL ? &s->acl : &c->acl;
+
+	if (k_nets(&acl->deny, v, why) == -1)
+		return -1;
+	acl->has_deny = true;
+	return 0;
+}
+
+static int
+k_allow_probes(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	bool b;
+
+	if (parse_bool(v, &b) == -1)
+		return *why = "must be yes or no", -1;
+	ifset(c, s)->allow_probes = b;
+	return 0;
+}
+
 static int
 k_announce_count(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
@@ -512,6 +577,9 @@ static const struct key global_keys[] = {
 	{ "announce_form", k_announce_form },
 	{ "announce_refresh", k_announce_refresh },
 	{ "defend", k_defend },
+	{ "allow_senders", k_allow_senders },
+	{ "deny_senders", k_deny_senders },
+	{ "allow_probes", k_allow_probes },
 	{ NULL, NULL }
 };
 
@@ -520,6 +588,9 @@ static const struct key iface_keys[] = {
 	{ "mode", k_mode },
 	{ "announce", k_announce },
 	{ "defend", k_defend },
+	{ "allow_senders", k_allow_senders },
+	{ "deny_senders", k_deny_senders },
+	{ "allow_probes", k_allow_probes },
 	{ NULL, NULL }
 };
 
@@ -636,6 +707,7 @@ conf_defaults(void)
 	c->set.mode = POL_OWNER;
 	c->set.announce = 1;
 	c->set.defend = CONF_DEFEND_ONCE;
+	c->set.allow_probes = 1;
 	c->announce_count = CONF_DEFAULT_ANN_COUNT;
 	c->announce_interval = CONF_DEFAULT_ANN_INTERVAL;
 	c->announce_form = CONF_FORM_BOTH;
@@ -717,7 +789,7 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 		c->sections = s;
 		s = &c->sections[c->nsections++];
 		memset(s, 0, sizeof(*s));
-		s->set.mode = s->set.announce = s->set.defend = -1;
+		s->set.mode = s->set.announce = s->set.defend = s->set.allow_probes = -1;
 		s->label = strdup(sec + strspn(sec + 9, " \t") + 9);
 		read_section(&x, d, sec, iface_keys, c, s);
 		if (s->nmatch == 0 && line_of(&x, sec, "match") == 0)
@@ -746,9 +818,13 @@ conf_free(struct conf *c)
 	if (c == NULL)
 		return;
 	free_globs(c->ifaces, c->nifaces);
+	rng_clear(&c->acl.allow);
+	rng_clear(&c->acl.deny);
 	for (i = 0; i < c->nsections; i++) {
 		free(c->sections[i].label);
 		free_globs(c->sections[i].match, c->sections[i].nmatch);
+		rng_clear(&c->sections[i].acl.allow);
+		rng_clear(&c->sections[i].acl.deny);
 	}
 	free(c->sections);
 	free(c->user);
@@ -782,7 +858,7 @@ conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 
 	if (!selects(c->ifaces, c->nifaces, name))
 		return -1;
-	*out = (struct conf_ifset){ -1, -1, -1 };
+	*out = (struct conf_ifset){ -1, -1, -1, NULL, NULL, -1 };
 	for (i = 0; i < c->nsections; i++) {
 		if (!selects(c->sections[i].match, c->sections[i].nmatch, name))
 			continue;
@@ -793,6 +869,12 @@ conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 			out->announce = set->announce;
 		if (out->defend < 0)
 			out->defend = set->defend;
+		if (out->allow == NULL && c->sections[i].acl.has_allow)
+			out->allow = &c->sections[i].acl.allow;
+		if (out->deny == NULL && c->sections[i].acl.has_deny)
+			out->deny = &c->sections[i].acl.deny;
+		if (out->allow_probes < 0)
+			out->allow_probes = set->allow_probes;
 	}
 	if (out->mode < 0)
 		out->mode = c->set.mode;
@@ -800,6 +882,12 @@ conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 		out->announce = c->set.announce;
 	if (out->defend < 0)
 		out->defend = c->set.defend;
+	if (out->allow == NULL && c->acl.has_allow)
+		out->allow = &c->acl.allow;
+	if (out->deny == NULL && c->acl.has_deny)
+		out->deny = &c->acl.deny;
+	if (out->allow_probes < 0)
+		out->allow_probes = c->set.allow_probes;
 	return 0;
 }
 
@@ -814,9 +902,30 @@ conf_iface_mode(const struct conf *c, const char *name)
 static const char *const defend_names[] = { "never", "once", "always" };
 static const char *const form_names[] = { NULL, "request", "reply", "both" };
 
+static void
+print_nets(FILE *f, const char *key, const struct rng *r)
+{
+	struct in_addr a, b;
+	char x[INET_ADDRSTRLEN], y[INET_ADDRSTRLEN];
+	size_t i;
+
+	fprintf(f, "%s =", key);
+	for (i = 0; i < r->n; i++) {
+		a.s_addr = htonl(r->v[i].lo);
+		b.s_addr = htonl(r->v[i].hi);
+		inet_ntop(AF_INET, &a, x, sizeof(x));
+		inet_ntop(AF_INET, &b, y, sizeof(y));
+		if (r->v[i].lo == r->v[i].hi)
+			fprintf(f, " %s", x);
+		else
+			fprintf(f, " %s-%s", x, y);
+	}
+	fputc('\n', f);
+}
+
 /* One line per key a section sets. */
 static void
-print_set(FILE *f, const struct conf_ifset *set)
+print_set(FILE *f, const struct conf_ifset *set, const struct conf_acl *acl)
 {
 	if (set->mode >= 0)
 		fprintf(f, "mode = %s\n", pol_mode_str(set->mode));
@@ -824,6 +933,12 @@ print_set(FILE *f, const struct conf_ifset *set)
 		fprintf(f, "announce = %s\n", set->announce ? "yes" : "no");
 	if (set->defend >= 0)
 		fprintf(f, "defend = %s\n", defend_names[set->defend]);
+	if (acl->has_allow)
+		print_nets(f, "allow_senders", &acl->allow);
+	if (acl->has_deny)
+		print_nets(f, "deny_senders", &acl->deny);
+	if (set->allow_probes >= 0)
+		fprintf(f, "allow_probes = %s\n", set->allow_probes ? "yes" : "no");
 }
 
 static void
@@ -845,7 +960,7 @@ conf_print(const struct conf *c, FILE *f)
 	    "the built-in defaults");
 	fprintf(f, "[global]\ninterfaces = ");
 	print_globs(f, c->ifaces, c->nifaces);
-	print_set(f, &c->set);
+	print_set(f, &c->set, &c->acl);
 	if (c->arp_announce == CONF_ANNOUNCE_KEEP)
 		fprintf(f, "arp_announce = keep\n");
 	else
@@ -864,6 +979,6 @@ conf_print(const struct conf *c, FILE *f)
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);
 		print_globs(f, c->sections[i].match, c->sections[i].nmatch);
-		print_set(f, &c->sections[i].set);
+		print_set(f, &c->sections[i].set, &c->sections[i].acl);
 	}
 }

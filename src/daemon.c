@@ -381,23 +381,13 @@ rate_allowed(struct daemon *d, struct stats_if *is, uint32_t sip)
  * Announcements
  */
 
-/* The settings the configuration gives ifp (mode, announce, defend). */
-static bool
-settings(struct daemon *d, const struct tbl_iface *ifp, struct conf_ifset *set)
-{
-	return conf_iface(d->conf, ifp->name, set) == 0;
-}
-
 /* May ifp speak up now: managed and answering, announcements on, and its
  * link able to carry frames? */
 static bool
-can_announce(struct daemon *d, const struct tbl_iface *ifp)
+can_announce(const struct tbl_iface *ifp)
 {
-	struct conf_ifset set;
-
 	return ifp->managed && ifp->mode != POL_OFF && ifp->mode != POL_MONITOR &&
-	    (ifp->flags & LINK_READY) == LINK_READY && settings(d, ifp, &set) &&
-	    set.announce;
+	    (ifp->flags & LINK_READY) == LINK_READY && ifp->announce;
 }
 
 /* Send the configured form(s) of an announcement of addr from ifp; false
@@ -434,7 +424,7 @@ announce_step(void *arg, int ifindex, uint32_t addr, unsigned nth, size_t *curso
 	const struct tbl_addr *e;
 
 	/* down: dropped, the link coming up announces again */
-	if (ifp == NULL || !can_announce(d, ifp))
+	if (ifp == NULL || !can_announce(ifp))
 		return ANN_CANCEL;
 	if (addr != 0) {
 		if (!tbl_addr_on(d->tbl, ifindex, addr))
@@ -518,7 +508,7 @@ refresh_iface_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct daemon *d = arg;
 
-	if (can_announce(d, ifp) &&
+	if (can_announce(ifp) &&
 	    ann_start(d->ann, ifp->ifindex, 0, d->conf->announce_count,
 	    d->conf->announce_interval, ev_now(d->loop)) == -1)
 		return 1;
@@ -561,7 +551,6 @@ static void
 note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 {
 	struct log_ctx lc = { MSGID_CONFLICT, in->name, req->sip, req->sip, req->sha };
-	struct conf_ifset set;
 	struct cfl_rec *r;
 	char mac[18];
 	bool log;
@@ -580,9 +569,9 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
 		    "claims it", in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
 	if (r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
-	    (in->flags & LINK_READY) != LINK_READY || !settings(d, in, &set))
+	    (in->flags & LINK_READY) != LINK_READY)
 		return;
-	switch (cfl_defend(r, set.defend, ev_now(d->loop))) {
+	switch (cfl_defend(r, in->defend, ev_now(d->loop))) {
 	case CFL_DEFEND:
 		if (send_announce(d, in, req->sip)) {
 			COUNT(d, if_stats(in), defences);

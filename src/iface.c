@@ -342,11 +342,28 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 	}
 }
 
+/* The settings the frame path reads, from c, whatever becomes of the
+ * sysctls: after a reload they must never point into the old conf. */
+static void
+settle(const struct conf *c, struct tbl_iface *ifp)
+{
+	struct conf_ifset set;
+
+	if (conf_iface(c, ifp->name, &set) == -1)
+		memset(&set, 0, sizeof(set));
+	ifp->allow = set.allow;
+	ifp->deny = set.deny;
+	ifp->allow_probes = set.allow_probes > 0;
+	ifp->announce = set.announce > 0;
+	ifp->defend = set.defend > 0 ? set.defend : 0;
+}
+
 void
 ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp)
 {
 	struct want w;
 
+	settle(c, ifp);
 	wants(m, c, ifp, &w);
 	if (record(m, ifp, &w) && save(m) == -1) {
 		back_to_disk(m);
@@ -367,6 +384,7 @@ record_cb(struct tbl_iface *ifp, void *arg)
 	struct all *a = arg;
 	struct want w;
 
+	settle(a->c, ifp);
 	wants(a->m, a->c, ifp, &w);
 	a->dirty |= record(a->m, ifp, &w);
 	return 0;

@@ -39,6 +39,13 @@ pol_decide(const struct tbl *t, const struct arp_req *req, struct pol_result *re
 		return res->verdict = POL_CONFLICT;
 	}
 
+	/* allow_senders / deny_senders (deny wins), allow_probes */
+	if (req->sip == 0 && !in->allow_probes)
+		return res->verdict = POL_PROBE_DENIED;
+	if (req->sip != 0 && ((in->deny != NULL && rng_has(in->deny, req->sip)) ||
+	    (in->allow != NULL && !rng_has(in->allow, req->sip))))
+		return res->verdict = POL_SENDER_DENIED;
+
 	if (in->mode == POL_SYSTEM) {
 		holder = tbl_addr_owner(t, req->tip, usable);
 		if (holder == NULL)
@@ -106,6 +113,8 @@ static const char *const verdict_names[POL_NVERDICTS] = {
 	[POL_NOT_SUBNET] = "not-subnet",
 	[POL_OWN_SENDER] = "own-sender",
 	[POL_CONFLICT] = "conflict",
+	[POL_SENDER_DENIED] = "sender-denied",
+	[POL_PROBE_DENIED] = "probe-denied",
 };
 
 const char *

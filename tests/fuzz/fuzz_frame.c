@@ -24,8 +24,11 @@ table(void)
 		{ 4, POL_SYSTEM, true, IFF_UP, "10.1.0.1", 24 },
 		{ 5, POL_OFF, true, IFF_UP, "10.2.0.1", 24 },
 		{ 6, POL_OWNER, true, 0, "10.3.0.1", 24 },
+		{ 7, POL_MONITOR, true, IFF_UP, "10.4.0.1", 24 },
 	};
+	static struct rng deny;
 	struct tbl *t = tbl_new();
+	const char *why;
 	struct tbl_iface *ifp;
 	uint32_t a;
 	size_t i;
@@ -35,12 +38,17 @@ table(void)
 		ifp->managed = v[i].managed;
 		ifp->mode = v[i].mode;
 		ifp->flags = v[i].flags;
+		ifp->allow_probes = v[i].ifindex != 3;
 		ifp->type = v[i].ifindex == 1 ? ARPHRD_LOOPBACK : ARPHRD_ETHER;
 		memset(ifp->mac, v[i].ifindex, 6);
 		ifp->mac[0] = 2;
 		inet_pton(AF_INET, v[i].addr, &a);
 		tbl_addr_add(t, v[i].ifindex, a, a, v[i].plen);
 	}
+	/* eth2 refuses 10.9.0.0/16 */
+	if (rng_add_item(&deny, "10.9.0.0/16", &why) == 0 && rng_finish(&deny) == 0 &&
+	    t != NULL)
+		tbl_iface(t, 4)->deny = &deny;
 	return t;
 }
 
@@ -64,6 +72,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		/* owner and subnet answer only from the owner */
 		if (res.in->mode != POL_SYSTEM && res.in != res.owner)
+			abort();
+		/* never a denied sender, never a refused probe */
+		if ((res.in->deny != NULL && req.sip != 0 && rng_has(res.in->deny, req.sip)) ||
+		    (req.sip == 0 && !res.in->allow_probes))
 			abort();
 		if (arp_build_reply(&req, res.in->mac, out) != ARP_FRAME_LEN ||
 		    memcmp(out, req.sha, 6) != 0)

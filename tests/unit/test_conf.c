@@ -9,6 +9,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <cmocka.h>
 
 #include "conf.h"
@@ -169,6 +170,49 @@ test_per_key(void **state)
 }
 
 static void
+test_acl_keys(void **state)
+{
+	struct conf_ifset set;
+	struct conf *c, *c2;
+	char *a = NULL;
+	size_t la;
+	FILE *f;
+
+	(void)state;
+	c = load("[global]\ndeny_senders = 192.168.0.0/16\n"
+	    "[interface out]\nmatch = eth2\ndeny_senders = 0.0.0.0/0\nallow_probes = no\n"
+	    "[interface lan]\nmatch = eth*\nallow_senders = 10.0.0.0/8 !10.9.0.0/16\n");
+	if (c == NULL)
+		fail_msg("%s", errs[0]);
+	assert_int_equal(conf_iface(c, "eth2", &set), 0);
+	assert_non_null(set.deny);
+	assert_true(rng_has(set.deny, htonl(0x01020304)));	/* out's 0/0 */
+	assert_non_null(set.allow);				/* lan's */
+	assert_int_equal(set.allow_probes, 0);
+	assert_int_equal(conf_iface(c, "eth1", &set), 0);
+	assert_false(rng_has(set.deny, htonl(0x0a000001)));	/* [global]'s */
+	assert_true(rng_has(set.deny, htonl(0xc0a80101)));
+	assert_true(rng_has(set.allow, htonl(0x0a000001)));
+	assert_false(rng_has(set.allow, htonl(0x0a090001)));
+	assert_int_equal(set.allow_probes, 1);
+	assert_int_equal(conf_iface(c, "wlan0", &set), 0);
+	assert_null(set.allow);
+	/* printed and read back: the same lists */
+	f = open_memstream(&a, &la);
+	conf_print(c, f);
+	fclose(f);
+	assert_non_null(strstr(a, "allow_senders = 10.0.0.0-10.8.255.255 10.10.0.0-10.255.255.255\n"));
+	c2 = load(a);
+	if (c2 == NULL)
+		fail_msg("printed configuration rejected: %s\n%s", errs[0], a);
+	assert_int_equal(conf_iface(c2, "eth1", &set), 0);
+	assert_false(rng_has(set.allow, htonl(0x0a090001)));
+	free(a);
+	conf_free(c);
+	conf_free(c2);
+}
+
+static void
 test_selection(void **state)
 {
 	static const struct { const char *name; int mode; } v[] = {
@@ -235,6 +279,11 @@ static const struct bad bad[] = {
 	{ "[global]\nannounce_refresh = -1\n", 1, "0 (never) to 86400" },
 	{ "[global]\ndefend = sometimes\n", 1, "[global] defend = sometimes: must be one of never, once, always" },
 	{ "[interface a]\nmatch = x\nannounce_count = 3\n", 1, "unknown key \"announce_count\"" },
+	{ "[global]\nallow_senders = 10.0.0.0/33\n", 1, "[global] allow_senders = 10.0.0.0/33: the prefix length must be 0 to 32" },
+	{ "[global]\ndeny_senders = 10.0.0.1/8\n", 1, "host bits set" },
+	{ "[global]\ndeny_senders =\n", 1, "at least one address" },
+	{ "[interface a]\nmatch = x\nallow_senders = 10.0.0.9-10.0.0.1\n", 1, "the range ends before it starts" },
+	{ "[global]\nallow_probes = perhaps\n", 1, "must be yes or no" },
 	{ "[global]\nuser = 12:ab\n", 1, "must be a user name, a uid, or uid:gid" },
 	{ "[global]\nuser = 12:\n", 1, "uid:gid" },
 	{ "[global]\nuser = 1:2:3\n", 1, "uid:gid" },
@@ -337,6 +386,7 @@ main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_per_key),
+		cmocka_unit_test(test_acl_keys),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_roundtrip),

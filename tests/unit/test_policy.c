@@ -41,6 +41,7 @@ host(int mode0, int mode1, int mode2)
 		ifp = tbl_iface_add(t, v[i].ifindex);
 		ifp->managed = v[i].managed;
 		ifp->flags = v[i].flags;
+		ifp->allow_probes = true;
 		ifp->mode = modes[v[i].ifindex];
 		ifp->type = v[i].ifindex == 1 ? ARPHRD_LOOPBACK : ARPHRD_ETHER;
 		memset(ifp->mac, 0, 6);
@@ -68,6 +69,7 @@ struct c {
 #define O POL_OWNER
 #define S POL_SUBNET
 #define Y POL_SYSTEM
+#define M POL_MONITOR
 static const struct c cases[] = {
 	/* the seed: two NICs on one segment */
 	{ "eth0 asked for its own", { O, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
@@ -107,6 +109,9 @@ static const struct c cases[] = {
 	{ "stranger claims lo VIP", { O, O, O }, 2, "10.0.0.50", "10.0.0.1", 0x64, POL_CONFLICT, 0 },
 	{ "our eth1 asks, eth0 hears", { O, O, O }, 2, "10.0.0.2", "10.0.0.1", 3, POL_OWN_SENDER, 0 },
 	{ "probe is no conflict", { O, O, O }, 2, "0.0.0.0", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	/* monitor: what owner mode would say (the daemon sends nothing) */
+	{ "monitor: as owner, own", { M, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "monitor: as owner, other's", { O, M, O }, 3, "10.0.0.100", "10.0.0.1", 0x64, POL_OTHER_IFACE, 2 },
 };
 
 static void
@@ -144,6 +149,63 @@ test_cases(void **state)
 
 /* The kernel's own answer, by arp_ignore, on the seed's host: the model
  * monitor mode compares arpownd's policy with. */
+/* allow_senders / deny_senders (deny wins) and allow_probes on eth0. */
+static void
+test_acl(void **state)
+{
+	static const struct { const char *allow, *deny; bool probes; const char *sip;
+	    enum pol_verdict want; } v[] = {
+		{ NULL, NULL, true, "10.0.0.100", POL_ANSWER },
+		{ "10.0.0.0/25", NULL, true, "10.0.0.100", POL_ANSWER },
+		{ "10.0.0.0/26", NULL, true, "10.0.0.100", POL_SENDER_DENIED },
+		{ NULL, "10.0.0.100", true, "10.0.0.100", POL_SENDER_DENIED },
+		{ NULL, "10.0.0.101", true, "10.0.0.100", POL_ANSWER },
+		{ "10.0.0.0/24", "10.0.0.96-10.0.0.127", true, "10.0.0.100", POL_SENDER_DENIED },
+		{ NULL, "0.0.0.0/0", true, "10.0.0.100", POL_SENDER_DENIED },
+		/* probes: allow_probes decides, not the lists (no sender) */
+		{ NULL, "0.0.0.0/0", true, "0.0.0.0", POL_ANSWER },
+		{ NULL, NULL, false, "0.0.0.0", POL_PROBE_DENIED },
+		{ NULL, NULL, false, "10.0.0.100", POL_ANSWER },
+	};
+	struct pol_result res;
+	struct arp_req req;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tbl *t = host(POL_OWNER, POL_OWNER, POL_OWNER);
+		struct tbl_iface *eth0 = tbl_iface(t, 2);
+		struct rng allow, deny;
+		const char *why;
+
+		memset(&allow, 0, sizeof(allow));
+		memset(&deny, 0, sizeof(deny));
+		if (v[i].allow) {
+			assert_int_equal(rng_add_item(&allow, v[i].allow, &why), 0);
+			rng_finish(&allow);
+			eth0->allow = &allow;
+		}
+		if (v[i].deny) {
+			assert_int_equal(rng_add_item(&deny, v[i].deny, &why), 0);
+			rng_finish(&deny);
+			eth0->deny = &deny;
+		}
+		eth0->allow_probes = v[i].probes;
+		memset(&req, 0, sizeof(req));
+		req.ifindex = 2;
+		req.sha[0] = 2;
+		req.sha[5] = 0x64;
+		inet_pton(AF_INET, v[i].sip, &req.sip);
+		inet_pton(AF_INET, "10.0.0.1", &req.tip);
+		if (pol_decide(t, &req, &res) != v[i].want)
+			fail_msg("case %zu: got %s, want %s", i, pol_verdict_str(res.verdict),
+			    pol_verdict_str(v[i].want));
+		rng_clear(&allow);
+		rng_clear(&deny);
+		tbl_free(t);
+	}
+}
+
 static void
 test_kernel_model(void **state)
 {
@@ -203,6 +265,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_acl),
 		cmocka_unit_test(test_kernel_model),
 		cmocka_unit_test(test_names),
 	};
