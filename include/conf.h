@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ranges.h"
@@ -67,6 +68,16 @@ struct conf_iface {
 	struct conf_acl		 acl;
 };
 
+/* A [publish LABEL] section: addresses answered though no interface
+ * holds them. */
+struct conf_pub {
+	char			*label;
+	struct rng		 set;		/* addresses = ...; finished */
+	char			*ifglob;	/* interface = NAME or GLOB */
+	uint8_t			 mac[6];	/* mac = ...; else the interface's */
+	bool			 has_mac;
+};
+
 struct conf {
 	char			*path;		/* NULL for built-in defaults */
 	struct conf_glob	*ifaces;
@@ -87,6 +98,8 @@ struct conf {
 	unsigned		 announce_refresh;	/* seconds; 0 = never */
 	struct conf_iface	*sections;
 	size_t			 nsections;
+	struct conf_pub		*pubs;
+	size_t			 npubs;
 };
 
 /* Called once per error found; msg is "file: [section] key = value: reason". */

@@ -30,15 +30,21 @@ enum pol_verdict {
 	POL_NVERDICTS
 };
 
+struct pub;
+struct pub_entry;
+
 struct pol_result {
 	enum pol_verdict	 verdict;
 	struct tbl_iface	*in;	/* arrival interface, NULL if unknown */
 	struct tbl_iface	*owner;	/* holder of the target, NULL if none */
+	const struct pub_entry	*pub;	/* publishing the target (or the sender) */
+	const uint8_t		*mac;	/* POL_ANSWER: the MAC to answer with */
 };
 
-/* Decide what to do with a validated request, from the current table. */
-enum pol_verdict pol_decide(const struct tbl *t, const struct arp_req *req,
-    struct pol_result *res);
+/* Decide what to do with a validated request, from the current table and
+ * the published set (NULL: none). */
+enum pol_verdict pol_decide(const struct tbl *t, const struct pub *pub,
+    const struct arp_req *req, struct pol_result *res);
 
 /* Would the kernel itself answer req, with the arrival interface at
  * arp_ignore (monitor mode: arpownd silent, the kernel's value in place)?

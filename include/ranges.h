@@ -33,6 +33,8 @@ bool rng_has(const struct rng *r, uint32_t addr);
 bool rng_overlap(const struct rng *a, const struct rng *b, uint32_t *at);
 /* Addresses in the set (up to 2^32). */
 uint64_t rng_count(const struct rng *r);
+/* Make dst a copy of the finished set src; 0 or -1 on ENOMEM. */
+int rng_copy(struct rng *dst, const struct rng *src);
 /* Free the spans (the struct itself is the caller's). */
 void rng_clear(struct rng *r);
 

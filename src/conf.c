@@ -554,44 +554,94 @@ k_match(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 	return parse_globs(v, &s->match, &s->nmatch, why);
 }
 
+/* A [publish] section's keys. */
+typedef int pkey_fn(struct conf_pub *p, const char *v, const char **why);
+
 struct key {
 	const char	*name;
 	key_fn		*fn;
+	pkey_fn		*pfn;	/* instead of fn, in [publish] sections */
 };
+
+static int
+p_addresses(struct conf_pub *p, const char *v, const char **why)
+{
+	return k_nets(&p->set, v, why);
+}
+
+static int
+p_interface(struct conf_pub *p, const char *v, const char **why)
+{
+	char *g;
+
+	if (*v == '\0' || strpbrk(v, " \t/:") != NULL || strlen(v) >= 64)
+		return *why = "must be one interface name or glob", -1;
+	if ((g = strdup(v)) == NULL)
+		return *why = "out of memory", -1;
+	free(p->ifglob);
+	p->ifglob = g;
+	return 0;
+}
+
+static int
+p_mac(struct conf_pub *p, const char *v, const char **why)
+{
+	unsigned m[6];
+	int i;
+
+	if (strlen(v) != 17 || sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2],
+	    &m[3], &m[4], &m[5]) != 6)
+		return *why = "must be a MAC address, aa:bb:cc:dd:ee:ff", -1;
+	if (m[0] & 1)
+		return *why = "a multicast or broadcast MAC cannot answer", -1;
+	if ((m[0] | m[1] | m[2] | m[3] | m[4] | m[5]) == 0)
+		return *why = "the zero MAC cannot answer", -1;
+	for (i = 0; i < 6; i++)
+		p->mac[i] = (uint8_t)m[i];
+	p->has_mac = true;
+	return 0;
+}
 
 /* Adding a key: one line here, its validator above, conf_print below. */
 static const struct key global_keys[] = {
-	{ "interfaces", k_interfaces },
-	{ "mode", k_mode },
-	{ "arp_announce", k_arp_announce },
-	{ "learn", k_learn },
-	{ "log_level", k_log_level },
-	{ "user", k_user },
-	{ "sender_rate", k_sender_rate },
-	{ "total_rate", k_total_rate },
-	{ "busy_poll_us", k_busy_poll },
-	{ "qdisc_bypass", k_qdisc_bypass },
-	{ "announce", k_announce },
-	{ "announce_count", k_announce_count },
-	{ "announce_interval", k_announce_interval },
-	{ "announce_form", k_announce_form },
-	{ "announce_refresh", k_announce_refresh },
-	{ "defend", k_defend },
-	{ "allow_senders", k_allow_senders },
-	{ "deny_senders", k_deny_senders },
-	{ "allow_probes", k_allow_probes },
-	{ NULL, NULL }
+	{ "interfaces", k_interfaces, NULL },
+	{ "mode", k_mode, NULL },
+	{ "arp_announce", k_arp_announce, NULL },
+	{ "learn", k_learn, NULL },
+	{ "log_level", k_log_level, NULL },
+	{ "user", k_user, NULL },
+	{ "sender_rate", k_sender_rate, NULL },
+	{ "total_rate", k_total_rate, NULL },
+	{ "busy_poll_us", k_busy_poll, NULL },
+	{ "qdisc_bypass", k_qdisc_bypass, NULL },
+	{ "announce", k_announce, NULL },
+	{ "announce_count", k_announce_count, NULL },
+	{ "announce_interval", k_announce_interval, NULL },
+	{ "announce_form", k_announce_form, NULL },
+	{ "announce_refresh", k_announce_refresh, NULL },
+	{ "defend", k_defend, NULL },
+	{ "allow_senders", k_allow_senders, NULL },
+	{ "deny_senders", k_deny_senders, NULL },
+	{ "allow_probes", k_allow_probes, NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct key publish_keys[] = {
+	{ "addresses", NULL, p_addresses },
+	{ "interface", NULL, p_interface },
+	{ "mac", NULL, p_mac },
+	{ NULL, NULL, NULL }
 };
 
 static const struct key iface_keys[] = {
-	{ "match", k_match },
-	{ "mode", k_mode },
-	{ "announce", k_announce },
-	{ "defend", k_defend },
-	{ "allow_senders", k_allow_senders },
-	{ "deny_senders", k_deny_senders },
-	{ "allow_probes", k_allow_probes },
-	{ NULL, NULL }
+	{ "match", k_match, NULL },
+	{ "mode", k_mode, NULL },
+	{ "announce", k_announce, NULL },
+	{ "defend", k_defend, NULL },
+	{ "allow_senders", k_allow_senders, NULL },
+	{ "deny_senders", k_deny_senders, NULL },
+	{ "allow_probes", k_allow_probes, NULL },
+	{ NULL, NULL, NULL }
 };
 
 static size_t
@@ -619,7 +669,7 @@ distance(const char *a, const char *b)
 
 static void
 read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *keys,
-    struct conf *c, struct conf_iface *s)
+    struct conf *c, struct conf_iface *s, struct conf_pub *p)
 {
 	const char **names, *v, *why, *k, *best;
 	size_t i, bd, dd;
@@ -657,7 +707,7 @@ read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *ke
 			continue;
 		}
 		why = NULL;
-		if (keys[i].fn(c, s, v, &why) == -1)
+		if ((keys[i].pfn != NULL ? keys[i].pfn(p, v, &why) : keys[i].fn(c, s, v, &why)) == -1)
 			report(x, line_of(x, sec, k), "[%s] %s = %s: %s", sec, k, v, why);
 	}
 	free(names);
@@ -729,6 +779,44 @@ conf_defaults(void)
 	return c;
 }
 
+/* A [publish LABEL] section: addresses and interface required; no
+ * address in two sections. */
+static void
+read_publish(struct ctx *x, dictionary *d, const char *sec, struct conf *c)
+{
+	const char *label = sec + 7 + strspn(sec + 7, " \t");
+	struct conf_pub *p;
+	struct in_addr a;
+	uint32_t at;
+	size_t i;
+
+	if (*label == '\0') {
+		report(x, line_of(x, sec, NULL), "[%s]: a publish section needs a label: "
+		    "[publish LABEL]", sec);
+		return;
+	}
+	if ((p = realloc(c->pubs, (c->npubs + 1) * sizeof(*p))) == NULL) {
+		report(x, 0, "out of memory");
+		return;
+	}
+	c->pubs = p;
+	p = &c->pubs[c->npubs++];
+	memset(p, 0, sizeof(*p));
+	p->label = strdup(label);
+	read_section(x, d, sec, publish_keys, c, NULL, p);
+	if (p->set.n == 0 && line_of(x, sec, "addresses") == 0)
+		report(x, line_of(x, sec, NULL), "[%s]: addresses = ... is required", sec);
+	if (p->ifglob == NULL && line_of(x, sec, "interface") == 0)
+		report(x, line_of(x, sec, NULL), "[%s]: interface = NAME is required", sec);
+	for (i = 0; i + 1 < c->npubs; i++)
+		if (rng_overlap(&c->pubs[i].set, &p->set, &at)) {
+			a.s_addr = htonl(at);
+			report(x, line_of(x, sec, "addresses"), "[%s] addresses: %s is "
+			    "published by [publish %s] too", sec, inet_ntoa(a),
+			    c->pubs[i].label);
+		}
+}
+
 struct conf *
 conf_load(const char *path, conf_err_fn *err, void *arg)
 {
@@ -766,7 +854,12 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 	for (i = 0; i < n; i++) {
 		sec = iniparser_getsecname(d, i);
 		if (strcmp(sec, "global") == 0) {
-			read_section(&x, d, sec, global_keys, c, NULL);
+			read_section(&x, d, sec, global_keys, c, NULL, NULL);
+			continue;
+		}
+		if (strncmp(sec, "publish", 7) == 0 && (sec[7] == ' ' || sec[7] == '\t' ||
+		    sec[7] == '\0')) {
+			read_publish(&x, d, sec, c);
 			continue;
 		}
 		if (strncmp(sec, "interface", 9) != 0 || (sec[9] != ' ' && sec[9] != '\t' &&
@@ -774,7 +867,7 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 			/* a key outside any section shows up as a "section" */
 			if (line_of(&x, sec, NULL) != 0)
 				report(&x, line_of(&x, sec, NULL), "[%s]: unknown section "
-				    "(allowed: [global], [interface LABEL])", sec);
+				    "(allowed: [global], [interface LABEL], [publish LABEL])", sec);
 			continue;
 		}
 		if (sec[9] == '\0' || sec[strspn(sec + 9, " \t") + 9] == '\0') {
@@ -791,7 +884,7 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 		memset(s, 0, sizeof(*s));
 		s->set.mode = s->set.announce = s->set.defend = s->set.allow_probes = -1;
 		s->label = strdup(sec + strspn(sec + 9, " \t") + 9);
-		read_section(&x, d, sec, iface_keys, c, s);
+		read_section(&x, d, sec, iface_keys, c, s, NULL);
 		if (s->nmatch == 0 && line_of(&x, sec, "match") == 0)
 			report(&x, line_of(&x, sec, NULL), "[%s]: match = GLOBS is required", sec);
 	}
@@ -827,6 +920,12 @@ conf_free(struct conf *c)
 		rng_clear(&c->sections[i].acl.deny);
 	}
 	free(c->sections);
+	for (i = 0; i < c->npubs; i++) {
+		free(c->pubs[i].label);
+		free(c->pubs[i].ifglob);
+		rng_clear(&c->pubs[i].set);
+	}
+	free(c->pubs);
 	free(c->user);
 	free(c->path);
 	free(c);
@@ -976,6 +1075,16 @@ conf_print(const struct conf *c, FILE *f)
 	fprintf(f, "announce_interval = %g\n", c->announce_interval);
 	fprintf(f, "announce_form = %s\n", form_names[c->announce_form]);
 	fprintf(f, "announce_refresh = %u\n", c->announce_refresh);
+	for (i = 0; i < c->npubs; i++) {
+		const struct conf_pub *p = &c->pubs[i];
+
+		fprintf(f, "\n[publish %s]\n", p->label);
+		print_nets(f, "addresses", &p->set);
+		fprintf(f, "interface = %s\n", p->ifglob ? p->ifglob : "");
+		if (p->has_mac)
+			fprintf(f, "mac = %02x:%02x:%02x:%02x:%02x:%02x\n", p->mac[0], p->mac[1],
+			    p->mac[2], p->mac[3], p->mac[4], p->mac[5]);
+	}
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);
 		print_globs(f, c->sections[i].match, c->sections[i].nmatch);

@@ -12,6 +12,9 @@
 #include <signal.h>
 #include <errno.h>
 #include <ev.h>
+#include <fnmatch.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 #include "notify.h"
 #include "policy.h"
 #include "priv.h"
+#include "publish.h"
 #include "rtnl.h"
 #include "state.h"
 #include "stats.h"
@@ -69,6 +73,7 @@ struct daemon {
 	struct cfl		*cfl;		/* conflicts seen */
 	struct lim		 lim;		/* rate limits */
 	struct ann		*ann;		/* announcements due */
+	struct pub		*pub;		/* published addresses */
 	struct thr		*notes[NOTE_KINDS];	/* log lines of each kind */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
@@ -78,12 +83,22 @@ struct daemon {
 static conf_err_fn print_conf_err;
 static void announce(struct daemon *d, int ifindex, uint32_t addr);
 static void announce_stop(struct daemon *d, int ifindex, uint32_t addr);
+static struct pub *pub_build(struct daemon *d, const struct conf *c, const struct pub *old);
+static void announce_changed(struct daemon *d, const struct pub *p, const struct pub *old);
 
 /* Every interface to what the configuration wants. */
 static void
 manage_all(struct daemon *d)
 {
 	ifm_apply_all(d->ifm, d->conf);
+}
+
+/* The same for a configuration about to replace d->conf: the interfaces'
+ * settings point into c from here on, d->conf may then be freed. */
+static void
+manage_all_with(struct daemon *d, const struct conf *c)
+{
+	ifm_apply_all(d->ifm, c);
 }
 
 struct tally {
@@ -393,7 +408,7 @@ can_announce(const struct tbl_iface *ifp)
 /* Send the configured form(s) of an announcement of addr from ifp; false
  * when total_rate leaves no room now. */
 static bool
-send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr)
+send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac)
 {
 	static const uint16_t ops[] = { ARPOP_REQUEST, ARPOP_REPLY };
 	unsigned n = d->conf->announce_form == CONF_FORM_BOTH ? 2 : 1;
@@ -409,7 +424,7 @@ send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr)
 		if (!(d->conf->announce_form & (1 << i)))
 			continue;
 		cap_send(d->cap, ifp->ifindex, frame,
-		    arp_build_announce(ops[i], ifp->mac, addr, frame));
+		    arp_build_announce(ops[i], mac, addr, frame));
 		COUNT(d, if_stats(ifp), announcements);
 	}
 	return true;
@@ -421,23 +436,37 @@ announce_step(void *arg, int ifindex, uint32_t addr, unsigned nth, size_t *curso
 {
 	struct daemon *d = arg;
 	struct tbl_iface *ifp = tbl_iface(d->tbl, ifindex);
+	const struct pub_entry *pe;
 	const struct tbl_addr *e;
+	uint32_t pa;
 
 	/* down: dropped, the link coming up announces again */
 	if (ifp == NULL || !can_announce(ifp))
 		return ANN_CANCEL;
 	if (addr != 0) {
-		if (!tbl_addr_on(d->tbl, ifindex, addr))
-			return ANN_CANCEL;	/* never an address not ours */
-		return send_announce(d, ifp, addr) ? ANN_SENT : ANN_RETRY;
+		/* never an address not ours, or not published here */
+		if (tbl_addr_on(d->tbl, ifindex, addr))
+			pe = NULL;
+		else if ((pe = pub_lookup(d->pub, addr, ifp->name)) == NULL ||
+		    tbl_addr_owner(d->tbl, addr, NULL) != NULL)
+			return ANN_CANCEL;
+		return send_announce(d, ifp, addr, pe && pe->has_mac ? pe->mac : ifp->mac) ?
+		    ANN_SENT : ANN_RETRY;
 	}
 	for (; *cursor < ifp->naddrs; (*cursor)++) {
 		e = &ifp->addrs[*cursor];
 		/* an address held with two prefixes is announced once */
 		if (tbl_addr_head(d->tbl, ifp, e->addr) != *cursor)
 			continue;
-		if (!send_announce(d, ifp, e->addr))
+		if (!send_announce(d, ifp, e->addr, ifp->mac))
 			return ANN_RETRY;
+	}
+	/* then what is published on it, past the owned ones */
+	while (pub_nth_on(d->pub, ifp->name, *cursor - ifp->naddrs, &pa, &pe)) {
+		if (tbl_addr_owner(d->tbl, pa, NULL) == NULL &&
+		    !send_announce(d, ifp, pa, pe->has_mac ? pe->mac : ifp->mac))
+			return ANN_RETRY;
+		(*cursor)++;
 	}
 	(void)nth;
 	return ANN_SENT;
@@ -551,12 +580,18 @@ static void
 note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 {
 	struct log_ctx lc = { MSGID_CONFLICT, in->name, req->sip, req->sip, req->sha };
+	const struct pub_entry *pe = NULL;
 	struct cfl_rec *r;
 	char mac[18];
 	bool log;
 
-	if (!in->managed || req->sip == 0 || !tbl_addr_on(d->tbl, in->ifindex, req->sip) ||
-	    tbl_is_our_mac(d->tbl, req->sha))
+	if (!in->managed || req->sip == 0 || tbl_is_our_mac(d->tbl, req->sha))
+		return;
+	/* ours on this interface: held, or published here */
+	if (!tbl_addr_on(d->tbl, in->ifindex, req->sip) &&
+	    ((pe = pub_lookup(d->pub, req->sip, in->name)) == NULL ||
+	    tbl_addr_owner(d->tbl, req->sip, NULL) != NULL ||
+	    (pe->has_mac && memcmp(pe->mac, req->sha, 6) == 0)))
 		return;
 	COUNT(d, if_stats(in), conflicts);
 	/* at most once per address per interval, in bounded memory */
@@ -573,7 +608,7 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 		return;
 	switch (cfl_defend(r, in->defend, ev_now(d->loop))) {
 	case CFL_DEFEND:
-		if (send_announce(d, in, req->sip)) {
+		if (send_announce(d, in, req->sip, pe != NULL && pe->has_mac ? pe->mac : in->mac)) {
 			COUNT(d, if_stats(in), defences);
 			log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with an "
 			    "announcement", in->name, log_ip(req->sip),
@@ -671,7 +706,7 @@ answer(struct daemon *d, const struct arp_req *req, const struct pol_result *res
 	/* From the arrival interface with its MAC: in owner and subnet modes
 	 * that is the owner; in system mode it is what the kernel's
 	 * weak-host reply looks like. */
-	len = arp_build_reply(req, res->in->mac, reply);
+	len = arp_build_reply(req, res->mac, reply);
 	cap_send(d->cap, req->ifindex, reply, len);
 	COUNT(d, is, replies);
 	if (log_enabled(LOG_DEBUG)) {
@@ -717,7 +752,7 @@ on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 			note_claim(d, &req, in);
 		return;
 	}
-	v = pol_decide(d->tbl, &req, &res);
+	v = pol_decide(d->tbl, d->pub, &req, &res);
 	COUNT(d, is, verdict[v]);
 	if (in != NULL && in->managed && in->mode == POL_MONITOR) {
 		note_monitor(d, &req, &res, v, in);
@@ -853,10 +888,13 @@ reload(struct daemon *d)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
 	struct conf *nc;
+	struct pub *np = NULL, *op;
 
 	notify_send("RELOADING=1");
 	log_ctx(LOG_NOTICE, &lc, "reloading %s", d->opts->conf_path);
-	if ((nc = daemon_load_conf(d->opts, NULL)) == NULL) {
+	if ((nc = daemon_load_conf(d->opts, NULL)) == NULL ||
+	    (np = pub_build(d, nc, d->pub)) == NULL) {
+		conf_free(nc);
 		/* an admin's action: never rate-limited */
 		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running "
 		    "configuration stays", d->opts->conf_path);
@@ -868,12 +906,16 @@ reload(struct daemon *d)
 			    d->opts->conf_path, (unsigned)geteuid(), d->opts->conf_path,
 			    d->opts->conf_path);
 	} else {
+		op = d->pub;
+		d->pub = np;
+		manage_all_with(d, nc);
 		conf_free(d->conf);
 		d->conf = nc;
 		log_setlevel(nc->log_level);
 		apply_qdisc_bypass(d);
 		refresh_setup(d);
-		manage_all(d);
+		announce_changed(d, np, op);
+		pub_free(op);
 		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
 	}
 	report_status(d);
@@ -941,12 +983,293 @@ print_conf_err(void *arg, const char *msg)
 	log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL }, "%s", msg);
 }
 
+/* No published address may be on lo (LVS direct-routing VIPs are answered
+ * by no one); lo's addresses are read here, the configuration can't. */
+static int
+published_on_lo(const struct conf *c, conf_err_fn *err)
+{
+	struct ifaddrs *ifa, *i;
+	char msg[512], a[INET_ADDRSTRLEN];
+	uint32_t addr;
+	size_t k;
+	int bad = 0;
+
+	if (c->npubs == 0 || getifaddrs(&ifa) == -1)
+		return 0;
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET ||
+		    !(i->ifa_flags & IFF_LOOPBACK))
+			continue;
+		memcpy(&addr, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, 4);
+		for (k = 0; k < c->npubs; k++) {
+			if (!rng_has(&c->pubs[k].set, addr))
+				continue;
+			inet_ntop(AF_INET, &addr, a, sizeof(a));
+			snprintf(msg, sizeof(msg), "%s: [publish %s] addresses: %s is an "
+			    "address of %s, which arpownd never answers for", c->path,
+			    c->pubs[k].label, a, i->ifa_name);
+			err(NULL, msg);
+			bad = 1;
+		}
+	}
+	freeifaddrs(ifa);
+	return bad;
+}
+
 struct conf *
 daemon_load_conf(const struct daemon_opts *o, conf_err_fn *err)
 {
+	struct conf *c;
+
 	if (!o->conf_explicit && access(o->conf_path, F_OK) == -1 && errno == ENOENT)
 		return conf_defaults();
-	return conf_load(o->conf_path, err ? err : print_conf_err, NULL);
+	if ((c = conf_load(o->conf_path, err ? err : print_conf_err, NULL)) != NULL &&
+	    published_on_lo(c, err ? err : print_conf_err)) {
+		conf_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * The published set: c's [publish] sections, then the runtime entries,
+ * from old (a reload) or from the state directory (the start); NULL with
+ * the reason logged (a runtime entry overlapping a new section).
+ */
+static struct pub *
+pub_build(struct daemon *d, const struct conf *c, const struct pub *old)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+	struct pub *p = pub_new();
+	struct pub_entry e;
+	char err[320], *lines = NULL;
+	size_t k, len;
+
+	if (p == NULL)
+		goto nomem;
+	for (k = 0; k < c->npubs; k++) {
+		memset(&e, 0, sizeof(e));
+		snprintf(e.label, sizeof(e.label), "%s", c->pubs[k].label);
+		snprintf(e.ifglob, sizeof(e.ifglob), "%s", c->pubs[k].ifglob);
+		memcpy(e.mac, c->pubs[k].mac, 6);
+		e.has_mac = c->pubs[k].has_mac;
+		if (rng_copy(&e.set, &c->pubs[k].set) == -1)
+			goto nomem;
+		if (pub_add(p, &e, err, sizeof(err)) == -1) {
+			rng_clear(&e.set);
+			log_ctx(LOG_ERR, &lc, "[publish %s]: %s", c->pubs[k].label, err);
+			goto fail;
+		}
+	}
+	if (old != NULL) {
+		for (k = 0; k < pub_count(old); k++) {
+			const struct pub_entry *o = pub_at(old, k);
+
+			if (!o->runtime)
+				continue;
+			e = *o;
+			if (rng_copy(&e.set, &o->set) == -1)
+				goto nomem;
+			if (pub_add(p, &e, err, sizeof(err)) == -1) {
+				rng_clear(&e.set);
+				log_ctx(LOG_ERR, &lc, "the runtime-published %s/%u (on %s) and "
+				    "the new configuration: %s; withdraw it first",
+				    log_ip(htonl(o->base)), o->plen, o->ifglob, err);
+				goto fail;
+			}
+		}
+	} else if (d->sd != NULL) {
+		if (state_published_load(d->sd, &lines, &len, err, sizeof(err)) == -1) {
+			log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
+			goto fail;
+		}
+		if (pub_parse_runtime(p, lines, len, err, sizeof(err)) == -1) {
+			log_ctx(LOG_ERR, &lc, "runtime-published addresses, as saved: %s", err);
+			goto fail;
+		}
+		free(lines);
+		lines = NULL;
+	}
+	return p;
+nomem:
+	log_ctx(LOG_ERR, &lc, "published addresses: out of memory");
+fail:
+	free(lines);
+	pub_free(p);
+	return NULL;
+}
+
+struct ann_entry {
+	struct daemon		*d;
+	const struct pub_entry	*e;
+};
+
+static int
+announce_entry_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct ann_entry *a = arg;
+	const struct rng *set = &a->e->set;
+	struct daemon *d = a->d;
+	uint32_t x;
+	size_t k;
+
+	if (!can_announce(ifp) || fnmatch(a->e->ifglob, ifp->name, 0) != 0)
+		return 0;
+	/* a few addresses: a burst each; many: the interface's whole burst */
+	if (rng_count(set) > 256)
+		return ann_start(d->ann, ifp->ifindex, 0, d->conf->announce_count,
+		    d->conf->announce_interval, ev_now(d->loop)) == -1;
+	for (k = 0; k < set->n; k++)
+		for (x = set->v[k].lo; ; x++) {
+			if (ann_start(d->ann, ifp->ifindex, htonl(x), d->conf->announce_count,
+			    d->conf->announce_interval, ev_now(d->loop)) == -1)
+				return 1;
+			if (x == set->v[k].hi)
+				break;
+		}
+	return 0;
+}
+
+/* Announce an entry from every interface it is published on. */
+static void
+announce_entry(struct daemon *d, const struct pub_entry *e)
+{
+	struct ann_entry a = { d, e };
+
+	if (d->loop == NULL)
+		return;
+	if (tbl_iface_each(d->tbl, announce_entry_cb, &a) != 0)
+		log_warnx("announcements: %d bursts pending already; not all of "
+		    "[publish %s] announced", ANN_BURSTS, e->label);
+	announce_run(d);
+}
+
+static bool
+same_entry(const struct pub_entry *a, const struct pub_entry *b)
+{
+	return strcmp(a->label, b->label) == 0 && strcmp(a->ifglob, b->ifglob) == 0 &&
+	    a->has_mac == b->has_mac && memcmp(a->mac, b->mac, 6) == 0 &&
+	    a->set.n == b->set.n &&
+	    memcmp(a->set.v, b->set.v, a->set.n * sizeof(*a->set.v)) == 0;
+}
+
+/* Does any interface hold an address in set? */
+struct held {
+	const struct rng	*set;
+	uint32_t		 addr;
+	const char		*ifname;
+};
+
+static int
+held_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct held *h = arg;
+	size_t i;
+
+	for (i = 0; i < ifp->naddrs; i++)
+		if (rng_has(h->set, ifp->addrs[i].addr)) {
+			h->addr = ifp->addrs[i].addr;
+			h->ifname = ifp->name;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+save_published(struct daemon *d)
+{
+	char *lines;
+	size_t len;
+	int r;
+
+	if ((lines = pub_format_runtime(d->pub, &len)) == NULL)
+		return -1;
+	r = state_published_save(d->sd, lines, len);
+	free(lines);
+	return r;
+}
+
+int
+daemon_publish(struct daemon *d, const char *cidr, const char *ifname, char *err,
+    size_t errlen)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, ifname, 0, 0, NULL };
+	struct pub_entry e;
+	struct held h;
+	const char *why;
+
+	if (pub_runtime_entry(&e, cidr, ifname, &why) == -1) {
+		snprintf(err, errlen, "%s: %s", cidr, why);
+		return EX_USAGE;
+	}
+	/* an address an interface holds is never published (lo's included) */
+	h.set = &e.set;
+	if (tbl_iface_each(d->tbl, held_cb, &h) != 0) {
+		snprintf(err, errlen, "%s: %s is an address of %s", cidr, log_ip(h.addr),
+		    h.ifname);
+		rng_clear(&e.set);
+		return EX_DATAERR;
+	}
+	if (pub_add(d->pub, &e, err, errlen) == -1) {
+		rng_clear(&e.set);
+		return EX_DATAERR;
+	}
+	/* kept before it is answered: a restart keeps it until withdrawn */
+	if (save_published(d) == -1) {
+		snprintf(err, errlen, "%s: cannot save it in the state directory: %s", cidr,
+		    strerror(errno));
+		(void)pub_withdraw(d->pub, e.base, e.plen);
+		return EX_IOERR;
+	}
+	lc.addr = htonl(e.base);
+	log_ctx(LOG_NOTICE, &lc, "published %s/%u on %s", log_ip(htonl(e.base)), e.plen,
+	    ifname);
+	announce_entry(d, pub_find(d->pub, htonl(e.base)));
+	return 0;
+}
+
+int
+daemon_withdraw(struct daemon *d, const char *cidr, char *err, size_t errlen)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, NULL, 0, 0, NULL };
+	struct pub_entry e;
+	const char *why;
+	int r;
+
+	if (pub_runtime_entry(&e, cidr, "x", &why) == -1) {
+		snprintf(err, errlen, "%s: %s", cidr, why);
+		return EX_USAGE;
+	}
+	rng_clear(&e.set);
+	/* gone from the set first: never answered once this returns */
+	if ((r = pub_withdraw(d->pub, e.base, e.plen)) == 0) {
+		snprintf(err, errlen, "%s: not published by arpownctl publish", cidr);
+		return EX_DATAERR;
+	}
+	lc.addr = htonl(e.base);
+	log_ctx(LOG_NOTICE, &lc, "withdrew %s/%u", log_ip(htonl(e.base)), e.plen);
+	if (save_published(d) == -1) {
+		snprintf(err, errlen, "%s: withdrawn, but the state directory still has "
+		    "it (a restart would publish it again): %s", cidr, strerror(errno));
+		return EX_IOERR;
+	}
+	return 0;
+}
+
+/* Announce the entries of p that old did not have as they are (a reload
+ * adding or changing sections). */
+static void
+announce_changed(struct daemon *d, const struct pub *p, const struct pub *old)
+{
+	size_t k, j;
+
+	for (k = 0; k < pub_count(p); k++) {
+		for (j = 0; j < pub_count(old); j++)
+			if (same_entry(pub_at(p, k), pub_at(old, j)))
+				break;
+		if (j == pub_count(old))
+			announce_entry(d, pub_at(p, k));
+	}
 }
 
 /* Warn about conf/all: the kernel applies max(all, dev), we never write it. */
@@ -1143,6 +1466,10 @@ daemon_run(const struct daemon_opts *o)
 	/* a previous run's records: links gone, renamed while we were down;
 	 * manage_all below restores those this configuration leaves alone */
 	ifm_adopt(d->ifm);
+	if ((d->pub = pub_build(d, d->conf, NULL)) == NULL) {
+		d->exit_code = EX_CONFIG;
+		goto out;
+	}
 	/* The watchers before the first sysctl changes: a signal that came
 	 * during start-up is handled by the loop, once every interface is
 	 * in a known state (SIGTERM: all restored), never by default action
@@ -1184,6 +1511,7 @@ out:
 	tbl_free(d->tbl);
 	cfl_free(d->cfl);
 	ann_free(d->ann);
+	pub_free(d->pub);
 	for (i = 0; i < NOTE_KINDS; i++)
 		thr_free(d->notes[i]);
 	conf_free(d->conf);

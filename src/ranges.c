@@ -207,6 +207,19 @@ rng_count(const struct rng *r)
 	return n;
 }
 
+int
+rng_copy(struct rng *dst, const struct rng *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (src->n == 0)
+		return 0;
+	if ((dst->v = malloc(src->n * sizeof(*dst->v))) == NULL)
+		return -1;
+	memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
+	dst->n = dst->alloc = src->n;
+	return 0;
+}
+
 void
 rng_clear(struct rng *r)
 {

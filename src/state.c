@@ -35,6 +35,7 @@
 #define LOCK_FILE	"lock"
 #define LEGACY_FILE	"originals"	/* v1: one file, replaced by rename */
 #define ORIG_KIND	"originals"	/* v2: originals.0 and originals.1 */
+#define PUB_KIND	"published"	/* the runtime-published addresses */
 #define TRAILER_LEN	15		/* "crc32=xxxxxxxx\n" */
 #define ARP_IGNORE_MAX	8
 #define ARP_ANNOUNCE_MAX 2
@@ -751,6 +752,7 @@ struct state_dir {
 	uid_t		 uid;			/* the directory's owner, every file's */
 	gid_t		 gid;
 	struct slots	 orig;
+	struct slots	 pub;		/* STATE_DAEMON only */
 };
 
 /* Accept a slot's text (0) or say why not (-1). */
@@ -1020,6 +1022,38 @@ accept_orig(const char *text, size_t len, void *arg, char *err, size_t errlen)
 	return state_parse(text, len, arg, err, errlen);
 }
 
+/* Any framed text is accepted: its lines are for the caller to judge.
+ * With arg, *(struct text *)arg gets a copy of the lines. */
+struct text {
+	char	*lines;
+	size_t	 len;
+};
+
+static int
+accept_text(const char *text, size_t len, void *arg, char *err, size_t errlen)
+{
+	struct parser p = { NULL, NULL, 0, 0, NULL, "" };
+	struct text *t = arg;
+	size_t body, bodyend;
+	uint64_t gen;
+
+	if (frame_check(&p, text, len, PUB_KIND, &gen, &body, &bodyend) == -1) {
+		seterr(err, errlen, "line %u: %s", p.line, p.why);
+		return -1;
+	}
+	if (t == NULL)
+		return 0;
+	free(t->lines);
+	if ((t->lines = malloc(bodyend - body + 1)) == NULL) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(t->lines, text + body, bodyend - body);
+	t->lines[bodyend - body] = '\0';
+	t->len = bodyend - body;
+	return 0;
+}
+
 static int
 read_legacy(struct state_dir *sd, struct state *st, char *err, size_t errlen)
 {
@@ -1108,6 +1142,7 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	}
 	sd->dfd = sd->lock = sd->legacy = -1;
 	sd->orig.fd[0] = sd->orig.fd[1] = -1;
+	sd->pub.fd[0] = sd->pub.fd[1] = -1;
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
 		seterr(err, errlen, "%s: cannot create it: %s", dir, strerror(errno));
 		goto fail;
@@ -1159,6 +1194,12 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	 * state_load; what is wrong with them is for state_load to say */
 	(void)blob_read(sd, &sd->orig, accept_orig, &scratch, true, NULL, 0);
 	state_clear(&scratch);
+	/* the daemon's other records; --restore needs none of them */
+	if (mode == STATE_DAEMON) {
+		if (blob_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
+			goto fail;
+		(void)blob_read(sd, &sd->pub, accept_text, NULL, true, NULL, 0);
+	}
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
 		goto fail;
@@ -1179,9 +1220,12 @@ state_close(struct state_dir *sd)
 
 	if (sd == NULL)
 		return;
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (sd->orig.fd[i] != -1)
 			close(sd->orig.fd[i]);
+		if (sd->pub.fd[i] != -1)
+			close(sd->pub.fd[i]);
+	}
 	if (sd->legacy != -1)
 		close(sd->legacy);
 	if (sd->lock != -1)
@@ -1220,6 +1264,67 @@ state_save(struct state_dir *sd, const struct state *st)
 	free(text);
 	if (r == 0 && sd->legacy != -1)
 		(void)drop_legacy(sd);	/* its records are in a slot now */
+	errno = e;
+	return r;
+}
+
+int
+state_published_load(struct state_dir *sd, char **lines, size_t *len, char *err,
+    size_t errlen)
+{
+	struct text t = { NULL, 0 };
+	int r;
+
+	if (sd->pub.fd[0] == -1)
+		return errno = EBADF, -1;
+	r = blob_read(sd, &sd->pub, accept_text, &t, false, err, errlen);
+	if (r == -1) {
+		free(t.lines);
+		return -1;
+	}
+	if (t.lines == NULL && (t.lines = strdup("")) == NULL)
+		return errno = ENOMEM, -1;
+	*lines = t.lines;
+	*len = t.len;
+	return 0;
+}
+
+int
+state_published_save(struct state_dir *sd, const char *lines, size_t len)
+{
+	uint64_t gen = sd->pub.top + 1;
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f;
+	int r, e;
+
+	if (sd->pub.fd[0] == -1)
+		return errno = EBADF, -1;
+	if ((f = open_memstream(&text, &n)) == NULL)
+		return -1;
+	fprintf(f, "arpownd " PUB_KIND " v2 gen=%" PRIu64 "\n", gen);
+	fwrite(lines, 1, len, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return errno = ENOMEM, -1;
+	}
+	if (n + TRAILER_LEN + 1 > STATE_MAX_SIZE) {
+		free(text);
+		return errno = EFBIG, -1;
+	}
+	{
+		char *t = realloc(text, n + TRAILER_LEN + 1);
+
+		if (t == NULL) {
+			free(text);
+			return errno = ENOMEM, -1;
+		}
+		text = t;
+	}
+	snprintf(text + n, TRAILER_LEN + 1, "crc32=%08" PRIx32 "\n", crc32_ieee(text, n));
+	r = blob_write(&sd->pub, gen, text, n + TRAILER_LEN);
+	e = errno;
+	free(text);
 	errno = e;
 	return r;
 }
