@@ -2,21 +2,22 @@
 # Owner and subnet mode run tbl_covers(), a linear scan of every address
 # entry of the arrival interface, on every request: the lookup is O(1)
 # only for addresses near the front of that list.  A host with many VIPs
-# on one NIC (a load balancer, an anycast box: 50,000 /32s on eth0 here)
+# on one NIC (a load balancer, an anycast box: 50,000 /32s on eth0 measured)
 # pays for the last-added VIP a scan of all 50,000 entries per request:
 # measured here, ping-pong p50 55 us for 10.0.0.1 and 162 us for the last
 # VIP; under a flood 69% vs 15% of requests answered.  Any requester can
 # pick the expensive address.  Expected: the entries of the requested
 # address itself (its slot chain, O(1)) are looked at first; only a
 # point-to-point entry (whose prefix is its peer's) needs the other
-# entries.  Measured as the daemon's own CPU time for the same 20,000
-# requests at a fixed rate, first VIP vs last VIP: within a factor of 2.
+# entries.  (The test uses 30,000 VIPs: the kernel adds them in ~20 s.)
+# Measured as the daemon's own CPU time for the same 20,000
+# requests at a fixed rate, first VIP vs last VIP: within a factor of 1.5.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
 need_cmd python3
 seed_net
-N=50000
+N=30000
 python3 - "$N" >"$TMPDIR_T/batch" <<'PY'
 import sys
 n = int(sys.argv[1])
@@ -45,6 +46,6 @@ cf=$(cost "$first")
 cl=$(cost "$last")
 arpownd_stop
 echo "daemon CPU for 20,000 requests: first VIP $cf ticks, last VIP $cl ticks"
-[ "$cl" -le $((2 * cf + 10)) ] ||
+[ $((2 * cl)) -le $((3 * cf + 20)) ] ||
 	fail "a request for the last of $N VIPs costs $cl ticks per 20,000, the first $cf: the lookup scans every entry"
 pass "the lookup costs the same for every VIP ($cf vs $cl ticks)"
