@@ -55,6 +55,30 @@
 enum note_kind { NOTE_REFUSAL, NOTE_PROBE, NOTE_MONITOR, NOTE_KINDS };
 #define LINK_READY		(IFF_UP | IFF_RUNNING)	/* frames can go out */
 
+/*
+ * Every catchable signal whose default action ends the process: HUP
+ * reloads, USR1 dumps the state, the others stop it the clean way
+ * (restore first).  Killed by one of them with the sysctls still at 8,
+ * outside systemd nothing would restore them.  SIGPIPE (a log reader gone)
+ * and SIGXFSZ are ignored: the write fails instead.
+ */
+static const int handled[] = {
+	SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGQUIT, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGIO, SIGXCPU, SIGPWR,
+};
+#define NSIGNALS	(sizeof(handled) / sizeof(handled[0]))
+
+/* The set of handled[]. */
+static void
+handled_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NSIGNALS; i++)
+		sigaddset(set, handled[i]);
+}
+
 struct daemon {
 	const struct daemon_opts *opts;
 	struct ev_loop		*loop;
@@ -76,7 +100,7 @@ struct daemon {
 	struct pub		*pub;		/* published addresses */
 	struct thr		*notes[NOTE_KINDS];	/* log lines of each kind */
 	ev_io			 rtnl_w, cap_w;
-	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
+	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
 	ev_timer		 watchdog, check, ann_w, refresh_w;
 };
 
@@ -1335,29 +1359,22 @@ loop_setup(struct daemon *d)
 {
 	sigset_t sigs;
 	uint64_t wd;
+	size_t i;
 
 	d->loop = ev_default_loop(EVFLAG_AUTO);
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
-	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);
-	ev_signal_init(&d->sig_int, signal_cb, SIGINT);
-	ev_signal_init(&d->sig_hup, signal_cb, SIGHUP);
-	ev_signal_init(&d->sig_usr1, signal_cb, SIGUSR1);
 	d->rtnl_w.data = d->cap_w.data = d;
-	d->sig_term.data = d->sig_int.data = d->sig_hup.data = d->sig_usr1.data = d;
 	ev_io_start(d->loop, &d->rtnl_w);
 	ev_io_start(d->loop, &d->cap_w);
-	ev_signal_start(d->loop, &d->sig_term);
-	ev_signal_start(d->loop, &d->sig_int);
-	ev_signal_start(d->loop, &d->sig_hup);
-	ev_signal_start(d->loop, &d->sig_usr1);
+	for (i = 0; i < NSIGNALS; i++) {
+		ev_signal_init(&d->sigw[i], signal_cb, handled[i]);
+		d->sigw[i].data = d;
+		ev_signal_start(d->loop, &d->sigw[i]);
+	}
 	/* libev's handlers are in place: let the signals held since the start
 	 * (and any that came meanwhile) reach them; the loop acts on them */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, SIGUSR1);
+	handled_set(&sigs);
 	sigprocmask(SIG_UNBLOCK, &sigs, NULL);
 	ev_timer_init(&d->check, check_cb, SYSCTL_CHECK, SYSCTL_CHECK);
 	d->check.data = d;
@@ -1387,12 +1404,10 @@ daemon_run(const struct daemon_opts *o)
 
 	/* Held until the loop's watchers take them (loop_setup): from here
 	 * on a stop or a reload is never acted on half-way through start-up. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, SIGUSR1);
+	handled_set(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
