@@ -43,6 +43,9 @@ void ifm_gone(struct ifm *m, int ifindex);
 size_t ifm_restore_all(struct ifm *m);
 /* The record of ifindex, or NULL. */
 const struct state_orig *ifm_record(struct ifm *m, int ifindex);
+/* The original to record for arp_ignore v on name: v, or the kernel's
+ * default (warned) when v is 8 or outside 0..8 (8 is never an original). */
+int ifm_original_ignore(const char *name, int v);
 /* Records held (interfaces arpownd changed and has not given back). */
 size_t ifm_nrecords(const struct ifm *m);
 

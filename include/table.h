@@ -33,7 +33,8 @@ struct tbl_iface {
 	uint8_t		mac[6];
 	uint16_t	type;		/* ARPHRD_* */
 	unsigned	flags;		/* IFF_* */
-	int		arp_ignore;	/* from IFLA_INET_CONF, -1 unknown */
+	bool		conf_known;	/* IFLA_INET_CONF seen: the two below hold */
+	int		arp_ignore;	/* from IFLA_INET_CONF: any int */
 	int		arp_announce;
 	int		master;		/* the bridge, bond, vrf it is a port of; 0 none */
 	char		kind[16];	/* "bridge", "vlan", "macvlan"...; "" plain */

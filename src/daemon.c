@@ -213,14 +213,19 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 	memcpy(ifp->kind, m->link_kind, sizeof(ifp->kind));
 	memcpy(ifp->slave_kind, m->slave_kind, sizeof(ifp->slave_kind));
 	/* Link messages queued before our RTM_SETLINK still show the old
-	 * values; believe them again once the kernel echoed ours. */
-	if (ifp->conf_pending && m->arp_ignore == ifp->arp_ignore &&
-	    m->arp_announce == ifp->arp_announce)
-		ifp->conf_pending = false;
-	if (!ifp->conf_pending && m->arp_ignore >= 0)
-		ifp->arp_ignore = m->arp_ignore;
-	if (!ifp->conf_pending && m->arp_announce >= 0)
-		ifp->arp_announce = m->arp_announce;
+	 * values; believe them again once the kernel echoed ours, or when a
+	 * dump says what is (a down link sends no echo at all: else a value
+	 * rewritten there would never be seen, nor healed). */
+	if (m->has_conf) {
+		if (d->dumping || (ifp->conf_pending && m->arp_ignore == ifp->arp_ignore &&
+		    m->arp_announce == ifp->arp_announce))
+			ifp->conf_pending = false;
+		if (!ifp->conf_pending) {
+			ifp->arp_ignore = m->arp_ignore;
+			ifp->arp_announce = m->arp_announce;
+		}
+		ifp->conf_known = true;
+	}
 	/* during a dump the request socket is busy; resync manages after */
 	if (d->started && !d->dumping)
 		ifm_apply(d->ifm, d->conf, ifp);
@@ -1328,7 +1333,7 @@ errno_exit(int e)
 static int
 lo_cb(struct tbl_iface *ifp, void *arg)
 {
-	if (!(ifp->flags & IFF_LOOPBACK) || ifp->arp_ignore < 0)
+	if (!(ifp->flags & IFF_LOOPBACK) || !ifp->conf_known || ifp->arp_ignore < 0)
 		return 0;
 	*(struct tbl_iface **)arg = ifp;
 	return 1;
@@ -1567,6 +1572,9 @@ daemon_restore(const char *state_dir)
 	}
 	while (i < st.n) {
 		o = &st.v[i];
+		/* never "restore" an 8 (what the version before 0.2 could save) */
+		if (o->arp_ignore == IFM_ARP_IGNORE_NEVER)
+			o->arp_ignore = ifm_original_ignore(o->name, o->arp_ignore);
 		/* the ifindex is the interface; a v1 record has only a name */
 		if (o->ifindex > 0)
 			idx = if_indextoname((unsigned)o->ifindex, now) != NULL ? o->ifindex : 0;

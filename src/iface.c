@@ -20,7 +20,6 @@
 #include "msgid.h"
 #include "policy.h"
 
-#define ARP_IGNORE_MAX	8	/* the largest value the kernel gives a meaning */
 
 struct ifm {
 	struct tbl		*t;
@@ -144,34 +143,61 @@ back_to_disk(struct ifm *m)
 		log_warnx("state directory: %s", err);
 }
 
-/* The original to record for an interface showing arp_ignore = 8 with no
- * record: 8 would make a later stop "restore" deafness for good, and the
- * 8 may well be ours (a record lost, another instance): record what a new
- * interface gets instead, and say so. */
+/* net.ipv4.conf.default.KEY, what a new interface gets; dflt when it is
+ * unreadable or not below max. */
 static int
-original_ignore(const struct tbl_iface *ifp)
+kernel_default(const char *key, int max, int dflt)
 {
-	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
-	char buf[16], *end;
-	long v = 0;
+	char path[64], buf[16], *end;
+	long v = dflt;
 	FILE *f;
 
-	if (ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
-		return ifp->arp_ignore;
-	if ((f = fopen("/proc/sys/net/ipv4/conf/default/arp_ignore", "re")) != NULL) {
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/default/%s", key);
+	if ((f = fopen(path, "re")) != NULL) {
 		if (fgets(buf, sizeof(buf), f) != NULL) {
 			v = strtol(buf, &end, 10);
 			if (end == buf || (*end != '\n' && *end != '\0'))
-				v = 0;
+				v = dflt;
 		}
 		fclose(f);
 	}
-	if (v < 0 || v >= IFM_ARP_IGNORE_NEVER)
-		v = 0;
-	log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is already 8 and no original was "
-	    "saved for it; recording %ld (the default for new interfaces) so that "
-	    "stopping never leaves it deaf", ifp->name, v);
-	return (int)v;
+	return v < 0 || v >= max ? dflt : (int)v;
+}
+
+/* The original arp_ignore to record for ifp, which has no record.  An 8
+ * would make a later stop "restore" deafness for good, and it may well be
+ * ours (a record lost, another instance); a value outside 0..8 cannot be
+ * given back meaningfully: record what a new interface gets instead, and
+ * say so. */
+int
+ifm_original_ignore(const char *name, int v)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, name, 0, 0, NULL };
+	int d;
+
+	if (v >= 0 && v < IFM_ARP_IGNORE_NEVER)
+		return v;
+	d = kernel_default("arp_ignore", IFM_ARP_IGNORE_NEVER, 0);
+	log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is %d and no original was saved for "
+	    "it; recording %d (the default for new interfaces) so that stopping "
+	    "never leaves it deaf", name, v, d);
+	return d;
+}
+
+/* The same for arp_announce, whose values are 0..2. */
+static int
+original_announce(const struct tbl_iface *ifp)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
+	int d;
+
+	if (ifp->arp_announce >= 0 && ifp->arp_announce <= 2)
+		return ifp->arp_announce;
+	d = kernel_default("arp_announce", 3, 0);
+	log_ctx(LOG_WARNING, &lc, "%s: arp_announce is %d, outside 0..2; recording %d "
+	    "(the default for new interfaces) as its original", ifp->name,
+	    ifp->arp_announce, d);
+	return d;
 }
 
 /* The record follows the interface, whatever it is called now. */
@@ -200,16 +226,16 @@ record(struct ifm *m, struct tbl_iface *ifp, const struct want *w)
 	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 	bool dirty = follow_rename(m, ifp);
 
-	if (!w->sysctl || ifp->arp_ignore < 0 || ifp->arp_ignore > ARP_IGNORE_MAX)
+	if (!w->sysctl || !ifp->conf_known)
 		return dirty;	/* nothing to set (step 2 says why) */
 	if (rec == NULL && (rec = state_add(&m->st, ifp->ifindex, ifp->name)) == NULL)
 		return dirty;
 	if (rec->arp_ignore == STATE_NONE) {
-		rec->arp_ignore = original_ignore(ifp);
+		rec->arp_ignore = ifm_original_ignore(ifp->name, ifp->arp_ignore);
 		dirty = true;
 	}
-	if (w->ann && rec->arp_announce == STATE_NONE && ifp->arp_announce >= 0) {
-		rec->arp_announce = ifp->arp_announce;
+	if (w->ann && rec->arp_announce == STATE_NONE) {
+		rec->arp_announce = original_announce(ifp);
 		dirty = true;
 	}
 	return dirty;
@@ -224,14 +250,9 @@ set(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const struct wan
 	int ign = -1, ann = -1;
 
 	if (w->sysctl) {
-		if (ifp->arp_ignore < 0) {
+		if (!ifp->conf_known) {
 			log_ctx(LOG_WARNING, &lc, "%s: no IPv4 settings on this link, "
 			    "not managing it", ifp->name);
-			return -1;
-		}
-		if (ifp->arp_ignore > ARP_IGNORE_MAX) {
-			log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is %d, outside 0..%d: "
-			    "not managing it", ifp->name, ifp->arp_ignore, ARP_IGNORE_MAX);
 			return -1;
 		}
 		if (rec == NULL || rec->arp_ignore == STATE_NONE)
@@ -301,7 +322,7 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 	int r;
 
 	/* also heals an arp_ignore someone rewrote behind our back */
-	if (w->sysctl && ifp->managed && ifp->mode != POL_MONITOR && ifp->arp_ignore >= 0 &&
+	if (w->sysctl && ifp->managed && ifp->mode != POL_MONITOR && ifp->conf_known &&
 	    ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
 		log_ctx(LOG_WARNING, &lc, "%s: arp_ignore was changed to %d by "
 		    "someone else; setting it to %d again", ifp->name, ifp->arp_ignore,
@@ -474,6 +495,12 @@ ifm_adopt(struct ifm *m)
 			continue;
 		}
 		dirty |= follow_rename(m, ifp);
+		/* an 8 saved as an original (the version before 0.2 could)
+		 * would be "restored" into deafness: the default instead */
+		if (rec->arp_ignore == IFM_ARP_IGNORE_NEVER) {
+			rec->arp_ignore = ifm_original_ignore(rec->name, rec->arp_ignore);
+			dirty = true;
+		}
 		i++;
 	}
 	if (dirty)

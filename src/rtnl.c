@@ -89,10 +89,12 @@ parse_inet_conf(const struct nlattr *spec, struct rtnl_msg *m)
 				continue;
 			n = mnl_attr_get_payload_len(a) / 4;
 			v = mnl_attr_get_payload(a);
-			if (n >= IPV4_DEVCONF_ARP_IGNORE)
-				m->arp_ignore = (int)v[IPV4_DEVCONF_ARP_IGNORE - 1];
-			if (n >= IPV4_DEVCONF_ARP_ANNOUNCE)
-				m->arp_announce = (int)v[IPV4_DEVCONF_ARP_ANNOUNCE - 1];
+			/* devconf values are ints: /proc takes -1 as well as 9 */
+			if (n >= IPV4_DEVCONF_ARP_IGNORE && n >= IPV4_DEVCONF_ARP_ANNOUNCE) {
+				m->arp_ignore = (int32_t)v[IPV4_DEVCONF_ARP_IGNORE - 1];
+				m->arp_announce = (int32_t)v[IPV4_DEVCONF_ARP_ANNOUNCE - 1];
+				m->has_conf = true;
+			}
 		}
 	}
 	return 0;
