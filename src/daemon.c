@@ -9,7 +9,10 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <signal.h>
+#include <stddef.h>
 #include <errno.h>
 #include <ev.h>
 #include <fnmatch.h>
@@ -87,6 +90,7 @@ struct daemon {
 	struct rtnl		*rtnl;
 	struct cap		*cap;
 	struct state_dir	*sd;		/* lock and saved originals */
+	int			 nslock;	/* one instance per network namespace */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
 	bool			 started;	/* initial dump done: manage on events */
 	bool			 dumping;	/* no requests while a dump is read */
@@ -1324,6 +1328,34 @@ check_conf_all(void)
 	}
 }
 
+/*
+ * One arpownd per network namespace: two, with two state directories,
+ * would both answer every request, and the second would record the
+ * first's 8 as an original.  An abstract AF_UNIX name is the lock:
+ * abstract names live in the network namespace, and go with the process.
+ */
+static int
+netns_lock(void)
+{
+	struct sockaddr_un sun;
+	static const char name[] = "arpownd";
+	int fd;
+
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path + 1, name, sizeof(name) - 1);	/* sun_path[0] = 0 */
+	if (bind(fd, (struct sockaddr *)&sun,
+	    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + sizeof(name))) == -1) {
+		int e = errno;
+
+		close(fd);
+		return errno = e, -1;
+	}
+	return fd;
+}
+
 static int
 errno_exit(int e)
 {
@@ -1416,12 +1448,22 @@ daemon_run(const struct daemon_opts *o)
 
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
+	d->nslock = -1;
 	d->opts = o;
 	d->exit_code = EX_OK;
 	if ((d->conf = daemon_load_conf(o, NULL)) == NULL)
 		return EX_CONFIG;
 	log_init(d->conf->log_level, o->debug);
 
+	if ((d->nslock = netns_lock()) == -1) {
+		if (errno == EADDRINUSE)
+			log_warnx("another arpownd runs in this network namespace; not "
+			    "starting, nothing changed");
+		else
+			log_warn("the network namespace's lock");
+		d->exit_code = EX_OSERR;
+		goto out;
+	}
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
@@ -1537,6 +1579,8 @@ out:
 	conf_free(d->conf);
 	state_clear(&st);
 	state_close(d->sd);
+	if (d->nslock != -1)
+		close(d->nslock);
 	return d->exit_code;
 }
 
