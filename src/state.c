@@ -750,6 +750,8 @@ struct state_dir {
 	char		*path;
 	int		 dfd, lock, legacy;	/* legacy: a v1 file still to be read */
 	uid_t		 uid;			/* the directory's owner, every file's */
+	bool		 readonly;		/* --restore on a read-only file system */
+	bool		 readonly_ok;		/* STATE_RESTORE: that is allowed */
 	gid_t		 gid;
 	struct slots	 orig;
 	struct slots	 pub;		/* STATE_DAEMON only */
@@ -773,6 +775,14 @@ open_in(struct state_dir *sd, const char *name, int flags, bool create, char *er
 	int fd, e;
 
 	fd = openat(sd->dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* --restore on a file system remounted read-only: read what is there */
+	if (fd == -1 && errno == EROFS && sd->readonly_ok) {
+		sd->readonly = true;
+		flags = (flags & ~O_ACCMODE) | O_RDONLY;
+		create = false;
+		fd = openat(sd->dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK);
+	}
 	if (fd == -1 && errno == ENOENT && create) {
 		fd = openat(sd->dfd, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC | O_NOCTTY, 0600);
@@ -886,8 +896,9 @@ blob_open(struct state_dir *sd, struct slots *sl, const char *kind, char *err,
 	sl->kind = kind;
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "%s.%d", kind, i);
-		if ((sl->fd[i] = open_in(sd, name, O_RDWR, true, err, errlen)) == -1)
-			return -1;
+		if ((sl->fd[i] = open_in(sd, name, O_RDWR, true, err, errlen)) == -1 &&
+		    !(sd->readonly && errno == ENOENT))
+			return -1;	/* read-only, never written: an empty slot */
 	}
 	return 0;
 }
@@ -911,6 +922,8 @@ blob_read(struct state_dir *sd, struct slots *sl, blob_accept *accept, void *arg
 		sl->good[i] = false;
 		why[i][0] = '\0';
 		snprintf(name, sizeof(name), "%s.%d", sl->kind, i);
+		if (sl->fd[i] == -1)
+			continue;	/* read-only and absent: empty */
 		/* one slot unreadable (EIO, too large) leaves the other */
 		if (read_all(sl->fd[i], sd->path, name, &text[i], &len[i], why[i],
 		    sizeof(why[i])) == -1) {
@@ -949,6 +962,17 @@ blob_read(struct state_dir *sd, struct slots *sl, blob_accept *accept, void *arg
 		if (!quiet && why[!chose][0] != '\0')
 			log_notice("%s; using %s/%s.%d, generation %" PRIu64,
 			    why[!chose], sd->path, sl->kind, chose, sl->gen[chose]);
+	} else if ((len[0] == 0) != (len[1] == 0)) {
+		/*
+		 * One slot never written, the other not good: the first save
+		 * ever was cut short (a full disk, a crash in the write).
+		 * Nothing was changed on the strength of it, so nothing is
+		 * saved; a link left at 8 with no record gets the default.
+		 */
+		if (!quiet)
+			log_notice("%s; the first save never completed: nothing saved",
+			    why[len[0] == 0]);
+		len[0] = len[1] = 0;
 	} else if (len[0] != 0 || len[1] != 0) {
 		seterr(err, errlen, "no complete saved version: %s%s%s", why[0],
 		    why[0][0] && why[1][0] ? "; " : "", why[1]);
@@ -965,6 +989,8 @@ blob_write(struct slots *sl, uint64_t gen, const char *text, size_t len)
 {
 	int s;
 
+	if (sl->fd[0] == -1 || sl->fd[1] == -1)
+		return errno = EROFS, -1;	/* a read-only --restore */
 	if (!sl->good[0])
 		s = 0;
 	else if (!sl->good[1])
@@ -1143,7 +1169,9 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	sd->dfd = sd->lock = sd->legacy = -1;
 	sd->orig.fd[0] = sd->orig.fd[1] = -1;
 	sd->pub.fd[0] = sd->pub.fd[1] = -1;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+	sd->readonly_ok = mode == STATE_RESTORE;
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST &&
+	    !(errno == EROFS && sd->readonly_ok && access(dir, F_OK) == 0)) {
 		seterr(err, errlen, "%s: cannot create it: %s", dir, strerror(errno));
 		goto fail;
 	}
@@ -1185,8 +1213,12 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 		goto fail;
 	}
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(sd->lock, 0) == -1 || write_all(sd->lock, pid, (size_t)n) == -1)
+	if (!sd->readonly &&
+	    (ftruncate(sd->lock, 0) == -1 || write_all(sd->lock, pid, (size_t)n) == -1))
 		log_warn("%s/%s", dir, LOCK_FILE);	/* the lock holds without it */
+	if (sd->readonly)
+		log_warnx("%s: read-only: restoring from what is saved, but the records "
+		    "cannot be updated", dir);
 
 	if (blob_open(sd, &sd->orig, ORIG_KIND, err, errlen) == -1)
 		goto fail;
