@@ -49,8 +49,9 @@ struct tbl_iface {
 	int		defend;		/* enum conf_defend */
 	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */
 	/* address entries, for subnet checks and dumps */
-	struct tbl_addr	*addrs;
+	struct tbl_addr	*addrs;		/* subnets and peers first, then /32s */
 	size_t		naddrs, aaddrs;
+	size_t		nwide;		/* entries before the /32s that hold only themselves */
 	unsigned	gen;		/* resync generation last seen */
 	struct stats_if	*stats;		/* the daemon's counters, freed with it */
 };
@@ -86,10 +87,11 @@ struct tbl_iface *tbl_addr_owner(const struct tbl *t, uint32_t addr,
  * whatever its prefixes), or SIZE_MAX when ifp does not hold addr. */
 size_t tbl_addr_head(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr);
 /* Is ip inside one of the subnets configured on ifp? */
-bool tbl_in_subnet(const struct tbl_iface *ifp, uint32_t ip);
+bool tbl_in_subnet(const struct tbl *t, const struct tbl_iface *ifp, uint32_t ip);
 /* Does one entry's subnet on ifp hold both a and b?  The kernel's test for
- * arp_ignore 1 (b = a) and 2 (a = target, b = sender): inet_confirm_addr(). */
-bool tbl_covers(const struct tbl_iface *ifp, uint32_t a, uint32_t b);
+ * arp_ignore 1 (b = a) and 2 (a = target, b = sender): inet_confirm_addr().
+ * O(1) but for the interface's subnets and peers, never its /32s. */
+bool tbl_covers(const struct tbl *t, const struct tbl_iface *ifp, uint32_t a, uint32_t b);
 /* Is mac the hardware address of any interface in the table? */
 bool tbl_is_our_mac(const struct tbl *t, const uint8_t mac[static 6]);
 

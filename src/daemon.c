@@ -50,6 +50,7 @@
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
 #define ANN_BURSTS		65536	/* announcement bursts pending, at most */
+#define ANN_RUN_FRAMES		512	/* announcement frames per loop turn, at most */
 #define NOTE_KEYS		4096	/* (sender, target) pairs remembered for logs */
 #define NOTE_INTERVAL		10.0	/* seconds between two lines for one pair */
 #define NOTE_LINES		20	/* such lines per interval, in all */
@@ -101,6 +102,7 @@ struct daemon {
 	struct cfl		*cfl;		/* conflicts seen */
 	struct lim		 lim;		/* rate limits */
 	struct ann		*ann;		/* announcements due */
+	unsigned		 ann_budget;	/* frames left in this loop turn */
 	struct pub		*pub;		/* published addresses */
 	struct thr		*notes[NOTE_KINDS];	/* log lines of each kind */
 	ev_io			 rtnl_w, cap_w;
@@ -441,17 +443,25 @@ can_announce(const struct tbl_iface *ifp)
 /* Send the configured form(s) of an announcement of addr from ifp; false
  * when total_rate leaves no room now. */
 static bool
-send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac)
+send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac,
+    bool defence)
 {
 	static const uint16_t ops[] = { ARPOP_REQUEST, ARPOP_REPLY };
 	unsigned n = d->conf->announce_form == CONF_FORM_BOTH ? 2 : 1;
 	uint8_t frame[ARP_FRAME_LEN];
 	size_t i;
 
-	/* announcements and replies share one budget; all forms or none, so
-	 * that a retry never repeats half an announcement */
+	/* a burst for 100,000 addresses goes out a few hundred frames per
+	 * loop turn: the requests that come meanwhile are answered between
+	 * (a defence, one at a time, is not held to it) */
+	if (d->ann_budget < n && !defence)
+		return false;
+	/* announcements and replies share one budget, and half of its burst
+	 * is kept for the replies: 100,000 addresses announced at start must
+	 * not leave the requests of that second unanswered.  All forms or
+	 * none, so that a retry never repeats half an announcement. */
 	if (d->conf->total_rate > 0 &&
-	    !lim_take_n(&d->lim.total, d->conf->total_rate, n, ev_now(d->loop)))
+	    !lim_take_spare(&d->lim.total, d->conf->total_rate, n, ev_now(d->loop)))
 		return false;
 	for (i = 0; i < 2; i++) {
 		if (!(d->conf->announce_form & (1 << i)))
@@ -459,6 +469,8 @@ send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr, const uint
 		cap_send(d->cap, ifp->ifindex, frame,
 		    arp_build_announce(ops[i], mac, addr, frame));
 		COUNT(d, if_stats(ifp), announcements);
+		if (d->ann_budget > 0)
+			d->ann_budget--;
 	}
 	return true;
 }
@@ -483,21 +495,21 @@ announce_step(void *arg, int ifindex, uint32_t addr, unsigned nth, size_t *curso
 		else if ((pe = pub_lookup(d->pub, addr, ifp->name)) == NULL ||
 		    tbl_addr_owner(d->tbl, addr, NULL) != NULL)
 			return ANN_CANCEL;
-		return send_announce(d, ifp, addr, pe && pe->has_mac ? pe->mac : ifp->mac) ?
-		    ANN_SENT : ANN_RETRY;
+		return send_announce(d, ifp, addr, pe && pe->has_mac ? pe->mac : ifp->mac,
+		    false) ? ANN_SENT : ANN_RETRY;
 	}
 	for (; *cursor < ifp->naddrs; (*cursor)++) {
 		e = &ifp->addrs[*cursor];
 		/* an address held with two prefixes is announced once */
 		if (tbl_addr_head(d->tbl, ifp, e->addr) != *cursor)
 			continue;
-		if (!send_announce(d, ifp, e->addr, ifp->mac))
+		if (!send_announce(d, ifp, e->addr, ifp->mac, false))
 			return ANN_RETRY;
 	}
 	/* then what is published on it, past the owned ones */
 	while (pub_nth_on(d->pub, ifp->name, *cursor - ifp->naddrs, &pa, &pe)) {
 		if (tbl_addr_owner(d->tbl, pa, NULL) == NULL &&
-		    !send_announce(d, ifp, pa, pe->has_mac ? pe->mac : ifp->mac))
+		    !send_announce(d, ifp, pa, pe->has_mac ? pe->mac : ifp->mac, false))
 			return ANN_RETRY;
 		(*cursor)++;
 	}
@@ -512,6 +524,7 @@ announce_run(struct daemon *d)
 	double next, now = ev_now(d->loop);
 	int failed;
 
+	d->ann_budget = ANN_RUN_FRAMES;
 	next = ann_run(d->ann, now, announce_step, d);
 	if ((failed = cap_flush(d->cap)) > 0) {
 		d->st.send_errors += (unsigned)failed;
@@ -641,7 +654,8 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 		return;
 	switch (cfl_defend(r, in->defend, ev_now(d->loop))) {
 	case CFL_DEFEND:
-		if (send_announce(d, in, req->sip, pe != NULL && pe->has_mac ? pe->mac : in->mac)) {
+		if (send_announce(d, in, req->sip, pe != NULL && pe->has_mac ? pe->mac : in->mac,
+		    true)) {
 			COUNT(d, if_stats(in), defences);
 			log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with an "
 			    "announcement", in->name, log_ip(req->sip),
@@ -681,7 +695,7 @@ note_refusal(struct daemon *d, const struct arp_req *req, const struct pol_resul
 		return;
 	/* a probe (sender 0.0.0.0) says nothing of where it comes from */
 	if (v == POL_OTHER_IFACE && (req->sip == 0 ||
-	    (res->owner != NULL && tbl_in_subnet(res->owner, req->sip))))
+	    (res->owner != NULL && tbl_in_subnet(d->tbl, res->owner, req->sip))))
 		return;
 	if (!note_allowed(d, NOTE_REFUSAL, req->sip, req->tip))
 		return;
@@ -750,7 +764,7 @@ answer(struct daemon *d, const struct arp_req *req, const struct pol_result *res
 		    log_ip(req->tip), log_ip(req->sip));
 	}
 	/* What the kernel's neigh_event_ns() does when it answers. */
-	if (d->conf->learn && req->sip != 0 && tbl_in_subnet(res->in, req->sip) &&
+	if (d->conf->learn && req->sip != 0 && tbl_in_subnet(d->tbl, res->in, req->sip) &&
 	    learn_allowed(d)) {
 		rtnl_learn(d->rtnl, req->ifindex, req->sip, req->sha);
 		d->st.learned++;

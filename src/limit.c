@@ -17,14 +17,9 @@ burst_of(long rate)
 	return b < 10 ? 10 : b;
 }
 
-bool
-lim_take(struct lim_bucket *b, long rate, double now)
-{
-	return lim_take_n(b, rate, 1, now);
-}
 
-bool
-lim_take_n(struct lim_bucket *b, long rate, unsigned n, double now)
+static bool
+take(struct lim_bucket *b, long rate, unsigned n, double keep, double now)
 {
 	double burst = burst_of(rate);
 
@@ -35,10 +30,28 @@ lim_take_n(struct lim_bucket *b, long rate, unsigned n, double now)
 	if (b->tokens > burst)
 		b->tokens = burst;
 	b->last = now;		/* a clock stepped back re-bases, refills nothing */
-	if (b->tokens < n)
+	if (b->tokens < n + keep)
 		return false;
 	b->tokens -= n;
 	return true;
+}
+
+bool
+lim_take_n(struct lim_bucket *b, long rate, unsigned n, double now)
+{
+	return take(b, rate, n, 0, now);
+}
+
+bool
+lim_take_spare(struct lim_bucket *b, long rate, unsigned n, double now)
+{
+	return take(b, rate, n, burst_of(rate) / 2, now);
+}
+
+bool
+lim_take(struct lim_bucket *b, long rate, double now)
+{
+	return take(b, rate, 1, 0, now);
 }
 
 unsigned

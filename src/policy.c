@@ -18,8 +18,8 @@ usable(const struct tbl_iface *ifp)
 /* An address no interface holds, published on the arrival interface:
  * answered as if owned, with the entry's MAC or the interface's. */
 static enum pol_verdict
-published(const struct tbl_iface *in, const struct pub *pub, const struct arp_req *req,
-    struct pol_result *res)
+published(const struct tbl *t, const struct tbl_iface *in, const struct pub *pub,
+    const struct arp_req *req, struct pol_result *res)
 {
 	const struct pub_entry *e = pub_lookup(pub, req->tip, in->name);
 
@@ -29,7 +29,7 @@ published(const struct tbl_iface *in, const struct pub *pub, const struct arp_re
 	res->pub = e;
 	res->mac = e->has_mac ? e->mac : in->mac;
 	/* subnet: the sender on one of the interface's subnets */
-	if (in->mode == POL_SUBNET && req->sip != 0 && !tbl_in_subnet(in, req->sip))
+	if (in->mode == POL_SUBNET && req->sip != 0 && !tbl_in_subnet(t, in, req->sip))
 		return res->verdict = POL_NOT_SUBNET;
 	return res->verdict = POL_ANSWER;
 }
@@ -83,7 +83,7 @@ pol_decide(const struct tbl *t, const struct pub *pub, const struct arp_req *req
 	if (in->mode == POL_SYSTEM) {
 		holder = tbl_addr_owner(t, req->tip, usable);
 		if (holder == NULL)
-			return published(in, pub, req, res);
+			return published(t, in, pub, req, res);
 		if (!usable(holder))
 			return res->verdict = POL_OTHER_IFACE;
 		res->owner = holder;
@@ -95,7 +95,7 @@ pol_decide(const struct tbl *t, const struct pub *pub, const struct arp_req *req
 		/* an address an interface holds is never published elsewhere */
 		if ((res->owner = tbl_addr_owner(t, req->tip, NULL)) != NULL)
 			return res->verdict = POL_OTHER_IFACE;
-		return published(in, pub, req, res);
+		return published(t, in, pub, req, res);
 	}
 	res->owner = in;
 	res->mac = in->mac;
@@ -107,9 +107,9 @@ pol_decide(const struct tbl *t, const struct pub *pub, const struct arp_req *req
 	 * probe has no sender to check.
 	 */
 	if (in->mode == POL_SUBNET && req->sip != 0)
-		return res->verdict = tbl_covers(in, req->tip, req->sip) ?
+		return res->verdict = tbl_covers(t, in, req->tip, req->sip) ?
 		    POL_ANSWER : POL_NOT_SUBNET;
-	if (!tbl_covers(in, req->tip, req->tip))
+	if (!tbl_covers(t, in, req->tip, req->tip))
 		return res->verdict = POL_NOT_SUBNET;
 	return res->verdict = POL_ANSWER;
 }
@@ -129,10 +129,10 @@ pol_kernel_answers(const struct tbl *t, const struct arp_req *req, int arp_ignor
 	switch (arp_ignore) {
 	case 1:
 		return tbl_addr_on(t, in->ifindex, req->tip) &&
-		    tbl_covers(in, req->tip, req->tip);
+		    tbl_covers(t, in, req->tip, req->tip);
 	case 2:
 		return tbl_addr_on(t, in->ifindex, req->tip) &&
-		    tbl_covers(in, req->tip, req->sip != 0 ? req->sip : req->tip);
+		    tbl_covers(t, in, req->tip, req->sip != 0 ? req->sip : req->tip);
 	case 8:
 		return false;
 	default:	/* 0, 3 (scopes not tracked), 4 to 7 (reserved: reply) */

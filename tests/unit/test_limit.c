@@ -88,6 +88,24 @@ test_collision_shares(void **state)
 	assert_true(lim_sender(&l, htonl(x), 10, 101.0));
 }
 
+/* Announcements never take the last half of the burst: replies keep it. */
+static void
+test_spare(void **state)
+{
+	struct lim_bucket b;
+	int i, ann = 0, rep = 0;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	/* rate 1000: burst 100; announcements alone stop at 50 left */
+	for (i = 0; i < 1000; i++)
+		ann += lim_take_spare(&b, 1000, 2, 10.0);
+	assert_int_equal(ann, 25);
+	for (i = 0; i < 1000; i++)
+		rep += lim_take(&b, 1000, 10.0);
+	assert_int_equal(rep, 50);
+}
+
 int
 main(void)
 {
@@ -95,6 +113,7 @@ main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_clock_back),
 		cmocka_unit_test(test_collision_shares),
+		cmocka_unit_test(test_spare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -107,14 +107,14 @@ test_two_prefixes(void **state)
 	assert_int_equal(ADD(t, 2, "10.0.0.1", 24), 1);
 	assert_int_equal(ADD(t, 2, "10.0.0.1", 16), 1);
 	assert_int_equal(ifp->naddrs, 2);
-	assert_true(tbl_covers(ifp, A("10.0.0.1"), A("10.0.200.1")));	/* by the /16 */
+	assert_true(tbl_covers(t, ifp, A("10.0.0.1"), A("10.0.200.1")));	/* by the /16 */
 	/* a prefix that is not there is not deleted, and deletes nothing */
 	assert_int_equal(DEL(t, 2, "10.0.0.1", 8), 0);
 	assert_int_equal(DEL(t, 2, "10.0.0.1", 16), 1);
 	assert_true(tbl_addr_on(t, 2, A("10.0.0.1")));
 	assert_non_null(tbl_addr_owner(t, A("10.0.0.1"), NULL));
-	assert_false(tbl_covers(ifp, A("10.0.0.1"), A("10.0.200.1")));
-	assert_true(tbl_covers(ifp, A("10.0.0.1"), A("10.0.0.200")));
+	assert_false(tbl_covers(t, ifp, A("10.0.0.1"), A("10.0.200.1")));
+	assert_true(tbl_covers(t, ifp, A("10.0.0.1"), A("10.0.0.200")));
 	tbl_count(t, &ni, &na);
 	assert_int_equal(na, 1);
 	assert_int_equal(DEL(t, 2, "10.0.0.1", 24), 1);
@@ -124,8 +124,8 @@ test_two_prefixes(void **state)
 	assert_int_equal(tbl_addr_add(t, 2, A("10.0.0.1"), A("10.9.0.2"), 32), 1);
 	assert_int_equal(tbl_addr_add(t, 2, A("10.0.0.1"), A("10.9.0.2"), 32), 0);
 	/* the subnet is the peer's: the local address lies outside it */
-	assert_false(tbl_covers(ifp, A("10.0.0.1"), A("10.0.0.1")));
-	assert_true(tbl_covers(ifp, A("10.9.0.2"), A("10.9.0.2")));
+	assert_false(tbl_covers(t, ifp, A("10.0.0.1"), A("10.0.0.1")));
+	assert_true(tbl_covers(t, ifp, A("10.9.0.2"), A("10.9.0.2")));
 	assert_int_equal(tbl_addr_del(t, 2, A("10.0.0.1"), A("10.9.0.1"), 32), 1);
 	assert_true(tbl_addr_on(t, 2, A("10.0.0.1")));
 	/* the kernel's identity is the subnet, not the exact prefix address */
@@ -172,15 +172,15 @@ test_subnet(void **state)
 	size_t i;
 
 	(void)state;
-	assert_false(tbl_in_subnet(ifp, A("10.0.0.1")));
+	assert_false(tbl_in_subnet(t, ifp, A("10.0.0.1")));
 	ADD(t, 2, "10.0.0.1", 24);
 	ADD(t, 2, "192.168.5.5", 32);
 	ADD(t, 2, "172.16.0.1", 31);
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (tbl_in_subnet(ifp, A(v[i].ip)) != v[i].in)
+		if (tbl_in_subnet(t, ifp, A(v[i].ip)) != v[i].in)
 			fail_msg("%s: want %d", v[i].ip, v[i].in);
 	ADD(t, 2, "1.2.3.4", 0);
-	assert_true(tbl_in_subnet(ifp, A("8.8.8.8")));
+	assert_true(tbl_in_subnet(t, ifp, A("8.8.8.8")));
 	tbl_free(t);
 }
 
@@ -233,7 +233,7 @@ test_resync(void **state)
 	assert_false(tbl_addr_on(t, 2, A("10.0.0.2")));
 	/* its /16 went, its /24 stays */
 	assert_true(tbl_addr_on(t, 2, A("10.0.0.3")));
-	assert_false(tbl_covers(tbl_iface(t, 2), A("10.0.0.3"), A("10.0.9.9")));
+	assert_false(tbl_covers(t, tbl_iface(t, 2), A("10.0.0.3"), A("10.0.9.9")));
 	assert_false(tbl_addr_on(t, 2, A("10.0.0.4")));
 	assert_true(tbl_addr_on(t, 2, A("10.0.0.5")));
 	assert_int_equal(tbl_iface(t, 2)->naddrs, 3);
@@ -325,8 +325,20 @@ m_check(struct tbl *t, unsigned seed)
 	int i, a, j;
 
 	for (i = 1; i <= M_IF; i++) {
+		const struct tbl_iface *ifp = tbl_iface(t, i);
+		size_t k;
+
 		want += m_count(i);
-		assert_int_equal(tbl_iface(t, i)->naddrs, m_count(i));
+		assert_int_equal(ifp->naddrs, m_count(i));
+		/* subnets and peers first, the /32s that hold only themselves after */
+		for (k = 0; k < ifp->naddrs; k++) {
+			const struct tbl_addr *e = &ifp->addrs[k];
+			bool nar = e->plen == 32 && e->prefix == e->addr;
+
+			if (nar != (k >= ifp->nwide))
+				fail_msg("ifindex %d entry %zu: %s, but nwide %zu", i, k,
+				    nar ? "narrow" : "wide", ifp->nwide);
+		}
 		for (a = 0; a < M_AD; a++)
 			if (tbl_addr_on(t, i, maddr(a)) != m_on(i, a))
 				fail_msg("ifindex %d addr %d: table %d model %d", i, a,
@@ -336,9 +348,9 @@ m_check(struct tbl *t, unsigned seed)
 			a = (int)((seed >> 8) % M_AD);
 			x = (seed >> 20) & 1 ? maddr(a) : mprefix(a, 1 + (int)((seed >> 21) % 3));
 			y = x ^ htonl((seed >> 4) & ((seed >> 24) & 1 ? 0xffffu : 0xffu));
-			if (tbl_covers(tbl_iface(t, i), x, y) != m_covers(i, x, y))
+			if (tbl_covers(t, tbl_iface(t, i), x, y) != m_covers(i, x, y))
 				fail_msg("ifindex %d covers %08x %08x: table %d model %d", i,
-				    ntohl(x), ntohl(y), tbl_covers(tbl_iface(t, i), x, y),
+				    ntohl(x), ntohl(y), tbl_covers(t, tbl_iface(t, i), x, y),
 				    m_covers(i, x, y));
 		}
 	}
@@ -416,6 +428,34 @@ test_model(void **state)
 	tbl_free(t);
 }
 
+/* 50,000 VIPs and one subnet: the subnet test never walks the VIPs. */
+static void
+test_many_vips(void **state)
+{
+	struct tbl *t = tbl_new();
+	struct tbl_iface *ifp = tbl_iface_add(t, 2);
+	uint32_t i, a;
+
+	(void)state;
+	for (i = 0; i < 50000; i++) {
+		a = htonl(0x0b000000u + i);
+		assert_int_equal(tbl_addr_add(t, 2, a, a, 32), 1);
+	}
+	assert_int_equal(ADD(t, 2, "10.0.0.1", 24), 1);
+	assert_int_equal(ifp->nwide, 1);
+	assert_true(tbl_covers(t, ifp, htonl(0x0b000000u + 49999), htonl(0x0b000000u + 49999)));
+	assert_true(tbl_covers(t, ifp, A("10.0.0.1"), A("10.0.0.99")));
+	assert_false(tbl_covers(t, ifp, htonl(0x0b000000u + 7), A("10.0.0.99")));
+	/* deleting the subnet and a VIP keeps the order */
+	assert_int_equal(DEL(t, 2, "10.0.0.1", 24), 1);
+	assert_int_equal(ifp->nwide, 0);
+	a = htonl(0x0b000000u + 3);
+	assert_int_equal(tbl_addr_del(t, 2, a, a, 32), 1);
+	assert_false(tbl_addr_on(t, 2, a));
+	assert_true(tbl_addr_on(t, 2, htonl(0x0b000000u + 49999)));
+	tbl_free(t);
+}
+
 static void
 test_scale(void **state)
 {
@@ -454,6 +494,7 @@ main(void)
 		cmocka_unit_test(test_our_mac),
 		cmocka_unit_test(test_resync),
 		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_many_vips),
 		cmocka_unit_test(test_scale),
 	};
 
