@@ -8,6 +8,7 @@
 #include <fnmatch.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,17 +30,22 @@
  * own finds both before iniparser reads the file. */
 struct where {
 	char	*sec;		/* lowercased, as iniparser names it */
-	char	*key;
+	char	*key;		/* NULL: the section's own line */
 	unsigned line;
+	size_t	 next;		/* the next in its hash chain, WHERE_NIL ends */
 };
+
+#define WHERE_NIL	((size_t)-1)
 
 struct ctx {
 	const char	*path;
 	conf_err_fn	*err;
 	void		*arg;
 	int		 nerr;
-	struct where	*w;
-	size_t		 nw;
+	struct where	*w;		/* hashed: a file of 8,000 sections stays linear */
+	size_t		 nw, aw;
+	size_t		*bucket;	/* heads, a power of two of them */
+	size_t		 nbucket;
 };
 
 static void
@@ -68,16 +74,54 @@ report(struct ctx *x, unsigned line, const char *fmt, ...)
 		x->err(x->arg, msg);
 }
 
+static size_t
+where_hash(const char *sec, const char *key)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *sec; sec++)
+		h = (h ^ (unsigned char)*sec) * 16777619u;
+	h = (h ^ 0x1f) * 16777619u;
+	for (; key != NULL && *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
 static unsigned
 line_of(const struct ctx *x, const char *sec, const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < x->nw; i++)
+	if (x->nbucket == 0)
+		return 0;
+	for (i = x->bucket[where_hash(sec, key) & (x->nbucket - 1)]; i != WHERE_NIL;
+	    i = x->w[i].next)
 		if (strcmp(x->w[i].sec, sec) == 0 &&
 		    (key == NULL ? x->w[i].key == NULL :
 		    x->w[i].key != NULL && strcmp(x->w[i].key, key) == 0))
 			return x->w[i].line;
+	return 0;
+}
+
+/* Twice as many chains as entries, rebuilt when they are outgrown. */
+static int
+where_rehash(struct ctx *x)
+{
+	size_t n = x->nbucket ? x->nbucket * 2 : 64, i, h;
+	size_t *b;
+
+	if ((b = malloc(n * sizeof(*b))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		b[i] = WHERE_NIL;
+	for (i = 0; i < x->nw; i++) {
+		h = where_hash(x->w[i].sec, x->w[i].key) & (n - 1);
+		x->w[i].next = b[h];
+		b[h] = i;
+	}
+	free(x->bucket);
+	x->bucket = b;
+	x->nbucket = n;
 	return 0;
 }
 
@@ -106,10 +150,18 @@ static int
 add_where(struct ctx *x, const char *sec, const char *key, unsigned line)
 {
 	struct where *w;
+	size_t h;
 
-	if ((w = realloc(x->w, (x->nw + 1) * sizeof(*w))) == NULL)
+	if (x->nw == x->aw) {
+		size_t n = x->aw ? x->aw * 2 : 64;
+
+		if ((w = realloc(x->w, n * sizeof(*w))) == NULL)
+			return -1;
+		x->w = w;
+		x->aw = n;
+	}
+	if (x->nw * 2 >= x->nbucket && where_rehash(x) == -1)
 		return -1;
-	x->w = w;
 	w = &x->w[x->nw];
 	w->sec = strdup(sec);
 	w->key = key ? strdup(key) : NULL;
@@ -119,7 +171,9 @@ add_where(struct ctx *x, const char *sec, const char *key, unsigned line)
 		free(w->key);
 		return -1;
 	}
-	x->nw++;
+	h = where_hash(sec, key) & (x->nbucket - 1);
+	w->next = x->bucket[h];
+	x->bucket[h] = x->nw++;
 	return 0;
 }
 
@@ -135,6 +189,11 @@ scan(struct ctx *x, FILE *f)
 	while (fgets(buf, sizeof(buf), f) != NULL) {
 		line++;
 		s = trim(buf);
+		/* iniparser joins a line ending in a backslash, a comment
+		 * included, with the next one: that line would be lost */
+		if (*s != '\0' && s[strlen(s) - 1] == '\\')
+			report(x, line, "the line ends in a backslash, which would join "
+			    "line %u to it: remove the backslash", line + 1);
 		if (*s == '\0' || *s == ';' || *s == '#')
 			continue;
 		if (*s == '[') {
@@ -189,6 +248,13 @@ parse_globs(const char *v, struct conf_glob **out, size_t *nout, const char **wh
 
 		if (tok[neg] == '\0' || strchr(tok, '/') != NULL) {
 			*why = "globs are interface name patterns, non-empty, without '/'";
+			goto err;
+		}
+		/* a quote inside a value is what iniparser leaves of an
+		 * unbalanced one: the name would never match as meant */
+		if (strpbrk(tok, "\"'") != NULL) {
+			*why = "a glob cannot contain quotes (to keep a '#' or ';' in "
+			    "names, quote the whole value: \"eth#1 eth2\")";
 			goto err;
 		}
 		if ((ng = realloc(g, (n + 1) * sizeof(*g))) == NULL) {
@@ -574,7 +640,7 @@ p_interface(struct conf_pub *p, const char *v, const char **why)
 {
 	char *g;
 
-	if (*v == '\0' || strpbrk(v, " \t/:") != NULL || strlen(v) >= 64)
+	if (*v == '\0' || strpbrk(v, " \t/:\"'") != NULL || strlen(v) >= 64)
 		return *why = "must be one interface name or glob", -1;
 	if ((g = strdup(v)) == NULL)
 		return *why = "out of memory", -1;
@@ -667,24 +733,129 @@ distance(const char *a, const char *b)
 	return d[lb];
 }
 
+/*
+ * iniparser's dictionary, walked once: its sections in file order, each
+ * with its keys.  The accessors (getsecname, getseckeys) walk the whole
+ * dictionary for each section: a file of 8,000 sections took 6 s, and a
+ * reload holds the loop that long.
+ */
+struct ini_key {
+	const char	*key;		/* the part after "section:" */
+	const char	*val;
+};
+
+struct ini_sec {
+	const char	*name;
+	struct ini_key	*k;
+	size_t		 n, alloc;
+	size_t		 next;		/* hash chain */
+};
+
+struct ini {
+	struct ini_sec	*s;
+	size_t		 n;
+	size_t		*bucket;
+	size_t		 nbucket;
+};
+
+static size_t
+name_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static struct ini_sec *
+ini_find(const struct ini *ix, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = ix->bucket[name_hash(name, len) & (ix->nbucket - 1)]; i != WHERE_NIL;
+	    i = ix->s[i].next)
+		if (strncmp(ix->s[i].name, name, len) == 0 && ix->s[i].name[len] == '\0')
+			return &ix->s[i];
+	return NULL;
+}
+
 static void
-read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *keys,
+ini_free(struct ini *ix)
+{
+	size_t i;
+
+	for (i = 0; i < ix->n; i++)
+		free(ix->s[i].k);
+	free(ix->s);
+	free(ix->bucket);
+	memset(ix, 0, sizeof(*ix));
+}
+
+static int
+ini_index(const dictionary *d, struct ini *ix)
+{
+	struct ini_sec *sec;
+	struct ini_key *nk;
+	const char *colon;
+	ssize_t i;
+	size_t h, n = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	for (i = 0; i < d->size; i++)
+		if (d->key[i] != NULL && strchr(d->key[i], ':') == NULL)
+			n++;
+	for (ix->nbucket = 16; ix->nbucket < 2 * n; ix->nbucket *= 2)
+		;
+	if ((ix->s = calloc(n ? n : 1, sizeof(*ix->s))) == NULL ||
+	    (ix->bucket = malloc(ix->nbucket * sizeof(*ix->bucket))) == NULL)
+		goto nomem;
+	for (h = 0; h < ix->nbucket; h++)
+		ix->bucket[h] = WHERE_NIL;
+	/* the sections first (a key's section may come later in the array) */
+	for (i = 0; i < d->size; i++) {
+		if (d->key[i] == NULL || strchr(d->key[i], ':') != NULL)
+			continue;
+		sec = &ix->s[ix->n];
+		sec->name = d->key[i];
+		h = name_hash(sec->name, strlen(sec->name)) & (ix->nbucket - 1);
+		sec->next = ix->bucket[h];
+		ix->bucket[h] = ix->n++;
+	}
+	for (i = 0; i < d->size; i++) {
+		if (d->key[i] == NULL || (colon = strchr(d->key[i], ':')) == NULL)
+			continue;
+		/* "sec:key"; a ':' in the section's name was refused by scan() */
+		if ((sec = ini_find(ix, d->key[i], (size_t)(colon - d->key[i]))) == NULL)
+			continue;
+		if (sec->n == sec->alloc) {
+			size_t na = sec->alloc ? sec->alloc * 2 : 8;
+
+			if ((nk = realloc(sec->k, na * sizeof(*nk))) == NULL)
+				goto nomem;
+			sec->k = nk;
+			sec->alloc = na;
+		}
+		sec->k[sec->n].key = colon + 1;
+		sec->k[sec->n++].val = d->val[i];
+	}
+	return 0;
+nomem:
+	ini_free(ix);
+	return -1;
+}
+
+static void
+read_section(struct ctx *x, const struct ini_sec *is, const struct key *keys,
     struct conf *c, struct conf_iface *s, struct conf_pub *p)
 {
-	const char **names, *v, *why, *k, *best;
-	size_t i, bd, dd;
-	int n, j;
+	const char *sec = is->name, *v, *why, *k, *best;
+	size_t i, bd, dd, j;
 
-	if ((n = iniparser_getsecnkeys(d, sec)) <= 0)
-		return;
-	if ((names = calloc((size_t)n, sizeof(*names))) == NULL) {
-		report(x, 0, "out of memory");
-		return;
-	}
-	iniparser_getseckeys(d, sec, names);
-	for (j = 0; j < n; j++) {
-		k = names[j] + strlen(sec) + 1;		/* "sec:key" */
-		v = iniparser_getstring(d, names[j], "");
+	for (j = 0; j < is->n; j++) {
+		k = is->k[j].key;
+		v = is->k[j].val;
 		/* [interface a:b] and its keys come back under [interface a]
 		 * as "b" (a section: no value) and "b:key"; scan() reported it */
 		if (v == NULL || strchr(k, ':') != NULL)
@@ -710,7 +881,6 @@ read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *ke
 		if ((keys[i].pfn != NULL ? keys[i].pfn(p, v, &why) : keys[i].fn(c, s, v, &why)) == -1)
 			report(x, line_of(x, sec, k), "[%s] %s = %s: %s", sec, k, v, why);
 	}
-	free(names);
 }
 
 /* iniparser's own syntax errors arrive here; it has no context argument. */
@@ -782,9 +952,9 @@ conf_defaults(void)
 /* A [publish LABEL] section: addresses and interface required; no
  * address in two sections. */
 static void
-read_publish(struct ctx *x, dictionary *d, const char *sec, struct conf *c)
+read_publish(struct ctx *x, const struct ini_sec *is, struct conf *c)
 {
-	const char *label = sec + 7 + strspn(sec + 7, " \t");
+	const char *sec = is->name, *label = sec + 7 + strspn(sec + 7, " \t");
 	struct conf_pub *p;
 	struct in_addr a;
 	uint32_t at;
@@ -803,7 +973,7 @@ read_publish(struct ctx *x, dictionary *d, const char *sec, struct conf *c)
 	p = &c->pubs[c->npubs++];
 	memset(p, 0, sizeof(*p));
 	p->label = strdup(label);
-	read_section(x, d, sec, publish_keys, c, NULL, p);
+	read_section(x, is, publish_keys, c, NULL, p);
 	if (p->set.n == 0 && line_of(x, sec, "addresses") == 0)
 		report(x, line_of(x, sec, NULL), "[%s]: addresses = ... is required", sec);
 	if (p->ifglob == NULL && line_of(x, sec, "interface") == 0)
@@ -820,14 +990,14 @@ read_publish(struct ctx *x, dictionary *d, const char *sec, struct conf *c)
 struct conf *
 conf_load(const char *path, conf_err_fn *err, void *arg)
 {
-	struct ctx x = { path, err, arg, 0, NULL, 0 };
+	struct ctx x = { path, err, arg, 0, NULL, 0, 0, NULL, 0 };
 	struct conf *c = NULL;
 	struct conf_iface *s;
 	dictionary *d = NULL;
+	struct ini ix = { NULL, 0, NULL, 0 };
+	size_t k, asections = 0;
 	const char *sec;
 	FILE *f;
-	int i, n;
-	size_t k;
 
 	if ((f = fopen(path, "re")) == NULL) {
 		report(&x, 0, "cannot read: %s", strerror(errno));
@@ -850,16 +1020,19 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 			report(&x, 0, "cannot parse");
 		goto out;
 	}
-	n = iniparser_getnsec(d);
-	for (i = 0; i < n; i++) {
-		sec = iniparser_getsecname(d, i);
+	if (ini_index(d, &ix) == -1) {
+		report(&x, 0, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < ix.n; k++) {
+		sec = ix.s[k].name;
 		if (strcmp(sec, "global") == 0) {
-			read_section(&x, d, sec, global_keys, c, NULL, NULL);
+			read_section(&x, &ix.s[k], global_keys, c, NULL, NULL);
 			continue;
 		}
 		if (strncmp(sec, "publish", 7) == 0 && (sec[7] == ' ' || sec[7] == '\t' ||
 		    sec[7] == '\0')) {
-			read_publish(&x, d, sec, c);
+			read_publish(&x, &ix.s[k], c);
 			continue;
 		}
 		if (strncmp(sec, "interface", 9) != 0 || (sec[9] != ' ' && sec[9] != '\t' &&
@@ -875,20 +1048,24 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 			    "needs a label: [interface LABEL]", sec);
 			continue;
 		}
-		if ((s = realloc(c->sections, (c->nsections + 1) * sizeof(*s))) == NULL) {
-			report(&x, 0, "out of memory");
-			break;
+		if (c->nsections == asections) {
+			asections = asections ? asections * 2 : 8;
+			if ((s = realloc(c->sections, asections * sizeof(*s))) == NULL) {
+				report(&x, 0, "out of memory");
+				break;
+			}
+			c->sections = s;
 		}
-		c->sections = s;
 		s = &c->sections[c->nsections++];
 		memset(s, 0, sizeof(*s));
 		s->set.mode = s->set.announce = s->set.defend = s->set.allow_probes = -1;
 		s->label = strdup(sec + strspn(sec + 9, " \t") + 9);
-		read_section(&x, d, sec, iface_keys, c, s, NULL);
+		read_section(&x, &ix.s[k], iface_keys, c, s, NULL);
 		if (s->nmatch == 0 && line_of(&x, sec, "match") == 0)
 			report(&x, line_of(&x, sec, NULL), "[%s]: match = GLOBS is required", sec);
 	}
 out:
+	ini_free(&ix);
 	if (d != NULL)
 		iniparser_freedict(d);
 	for (k = 0; k < x.nw; k++) {
@@ -896,6 +1073,7 @@ out:
 		free(x.w[k].key);
 	}
 	free(x.w);
+	free(x.bucket);
 	if (x.nerr > 0) {
 		conf_free(c);
 		return NULL;
@@ -1040,13 +1218,30 @@ print_set(FILE *f, const struct conf_ifset *set, const struct conf_acl *acl)
 		fprintf(f, "allow_probes = %s\n", set->allow_probes ? "yes" : "no");
 }
 
-static void
-print_globs(FILE *f, const struct conf_glob *g, size_t n)
+/* '#' and ';' start a comment unless the value is quoted (iniparser). */
+static bool
+needs_quotes(const struct conf_glob *g, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
+		if (strpbrk(g[i].pat, "#;") != NULL)
+			return true;
+	return false;
+}
+
+static void
+print_globs(FILE *f, const struct conf_glob *g, size_t n)
+{
+	bool q = needs_quotes(g, n);
+	size_t i;
+
+	if (q)
+		fputc('"', f);
+	for (i = 0; i < n; i++)
 		fprintf(f, "%s%s%s", i ? " " : "", g[i].neg ? "!" : "", g[i].pat);
+	if (q)
+		fputc('"', f);
 	fputc('\n', f);
 }
 
@@ -1080,7 +1275,8 @@ conf_print(const struct conf *c, FILE *f)
 
 		fprintf(f, "\n[publish %s]\n", p->label);
 		print_nets(f, "addresses", &p->set);
-		fprintf(f, "interface = %s\n", p->ifglob ? p->ifglob : "");
+		fprintf(f, p->ifglob && strpbrk(p->ifglob, "#;") ? "interface = \"%s\"\n" :
+		    "interface = %s\n", p->ifglob ? p->ifglob : "");
 		if (p->has_mac)
 			fprintf(f, "mac = %02x:%02x:%02x:%02x:%02x:%02x\n", p->mac[0], p->mac[1],
 			    p->mac[2], p->mac[3], p->mac[4], p->mac[5]);

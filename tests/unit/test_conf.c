@@ -95,7 +95,7 @@ test_good(void **state)
 	struct conf *c;
 
 	(void)state;
-	c = load("; comment\n# another\n[global]\ninterfaces = eth* !eth9 \"Wan0\"\n"
+	c = load("; comment\n# another\n[global]\ninterfaces = \"eth* !eth9 Wan#0\"\n"
 	    "mode = subnet   ; inline comment\narp_announce = keep\nlearn = off\n"
 	    "log_level = debug\nuser = 61234:61234\nsender_rate = 0\ntotal_rate = 5000\n"
 	    "qdisc_bypass = yes\nbusy_poll_us = 2000\n"
@@ -106,7 +106,7 @@ test_good(void **state)
 	assert_int_equal(c->nifaces, 3);
 	assert_string_equal(c->ifaces[1].pat, "eth9");
 	assert_true(c->ifaces[1].neg);
-	assert_string_equal(c->ifaces[2].pat, "\"Wan0\"");
+	assert_string_equal(c->ifaces[2].pat, "Wan#0");	/* quoted: '#' kept */
 	assert_int_equal(c->set.mode, POL_SUBNET);
 	assert_int_equal(c->arp_announce, CONF_ANNOUNCE_KEEP);
 	assert_false(c->learn);
@@ -285,6 +285,7 @@ static const struct bad bad[] = {
 	{ "[interface a]\nmatch = x\nallow_senders = 10.0.0.9-10.0.0.1\n", 1, "the range ends before it starts" },
 	{ "[global]\nallow_probes = perhaps\n", 1, "must be yes or no" },
 	{ "[global]\nuser = 12:ab\n", 1, "must be a user name, a uid, or uid:gid" },
+	{ "[global]\ninterfaces = eth* \"Wan0\"\n", 1, "a glob cannot contain quotes" },
 	{ "[global]\nuser = 12:\n", 1, "uid:gid" },
 	{ "[global]\nuser = 1:2:3\n", 1, "uid:gid" },
 	/* iniparser would file [interface a:b]'s keys under [interface a] */
