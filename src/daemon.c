@@ -619,37 +619,42 @@ refresh_setup(struct daemon *d)
  */
 
 
-/* Someone else's frame claims one of our addresses: a conflict when the
- * address is on the interface it arrived on (RFC 5227 section 2.4), and
- * defended from there as the configuration says. */
+/* Someone else's frame claims one of our addresses (RFC 5227 section 2.4:
+ * a request, reply or announcement with our address as its sender and a
+ * MAC not ours): counted and logged.  Defended, as the configuration says,
+ * when the address is the arrival interface's (held or published there):
+ * from there the announcement reaches the segment that heard the claim. */
 static void
 note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 {
 	struct log_ctx lc = { MSGID_CONFLICT, in->name, req->sip, req->sip, req->sha };
 	const struct pub_entry *pe = NULL;
+	struct tbl_iface *holder = NULL;
 	struct cfl_rec *r;
 	char mac[18];
-	bool log;
+	bool log, here;
 
 	if (!in->managed || req->sip == 0 || tbl_is_our_mac(d->tbl, req->sha))
 		return;
-	/* ours on this interface: held, or published here */
-	if (!tbl_addr_on(d->tbl, in->ifindex, req->sip) &&
-	    ((pe = pub_lookup(d->pub, req->sip, in->name)) == NULL ||
-	    tbl_addr_owner(d->tbl, req->sip, NULL) != NULL ||
-	    (pe->has_mac && memcmp(pe->mac, req->sha, 6) == 0)))
+	if (tbl_addr_on(d->tbl, in->ifindex, req->sip))
+		here = true;
+	else if ((holder = tbl_addr_owner(d->tbl, req->sip, NULL)) != NULL)
+		here = false;	/* another interface's: maybe its segment too */
+	else if ((pe = pub_lookup(d->pub, req->sip, in->name)) != NULL) {
+		if (pe->has_mac && memcmp(pe->mac, req->sha, 6) == 0)
+			return;	/* the entry's own MAC: ours */
+		here = true;
+	} else
 		return;
 	COUNT(d, if_stats(in), conflicts);
 	/* at most once per address per interval, in bounded memory */
 	log = cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r);
-	if (log && r != NULL && r->quiet > 0)
-		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-		    "claims it (%u more claims since the last report)", in->name,
-		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
-	else if (log)
-		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-		    "claims it", in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
-	if (r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
+	if (log)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours%s%s, but %s "
+		    "claims it%s", in->name, log_ip(req->sip), holder ? ", on " : "",
+		    holder ? holder->name : "", arp_mac_str(req->sha, mac),
+		    r != NULL && r->quiet > 0 ? " (more claims since the last report)" : "");
+	if (!here || r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
 	    (in->flags & LINK_READY) != LINK_READY)
 		return;
 	switch (cfl_defend(r, in->defend, ev_now(d->loop))) {
