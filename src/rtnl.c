@@ -517,22 +517,107 @@ rtnl_set_arp(struct rtnl *r, int ifindex, int arp_ignore, int arp_announce)
 	return ret < 0 ? -1 : 0;
 }
 
+struct neigh_found {
+	bool		found;
+	uint16_t	state;
+	bool		has_mac;
+	uint8_t		mac[6];
+};
+
+static int
+neigh_attr_cb(const struct nlattr *a, void *data)
+{
+	struct neigh_found *n = data;
+
+	if (mnl_attr_type_valid(a, NDA_MAX) < 0)
+		return MNL_CB_OK;
+	if (mnl_attr_get_type(a) == NDA_LLADDR && mnl_attr_get_payload_len(a) == 6) {
+		memcpy(n->mac, mnl_attr_get_payload(a), 6);
+		n->has_mac = true;
+	}
+	return MNL_CB_OK;
+}
+
+static int
+neigh_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct neigh_found *n = data;
+	const struct ndmsg *ndm;
+
+	if (nlh->nlmsg_type != RTM_NEWNEIGH || nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ndm)))
+		return MNL_CB_OK;
+	ndm = mnl_nlmsg_get_payload(nlh);
+	n->found = true;
+	n->state = ndm->ndm_state;
+	return mnl_attr_parse(nlh, sizeof(*ndm), neigh_attr_cb, n) == MNL_CB_ERROR ?
+	    MNL_CB_ERROR : MNL_CB_OK;
+}
+
+/* The neighbour entry for ip on ifindex, if any; 0, or -1 with errno. */
+static int
+neigh_get(struct rtnl *r, int ifindex, uint32_t ip, struct neigh_found *n)
+{
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	uint32_t seq;
+	ssize_t len;
+	int ret;
+
+	memset(n, 0, sizeof(*n));
+	req_drain(r);
+	memset(r->buf, 0, 256);
+	nlh = mnl_nlmsg_put_header(r->buf);
+	nlh->nlmsg_type = RTM_GETNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq = ++r->seq;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = AF_INET;
+	ndm->ndm_ifindex = ifindex;
+	mnl_attr_put(nlh, NDA_DST, 4, &ip);
+	if (mnl_socket_sendto(r->req, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	do {
+		len = mnl_socket_recvfrom(r->req, r->buf, RTNL_BUFSIZE);
+	} while (len < 0 && errno == EINTR);
+	if (len < 0)
+		return -1;
+	ret = mnl_cb_run(r->buf, (size_t)len, seq, r->req_portid, neigh_cb, n);
+	if (ret < 0 && errno == ENOENT)
+		return 0;	/* no entry */
+	return ret < 0 ? -1 : 0;
+}
+
 void
 rtnl_learn(struct rtnl *r, int ifindex, uint32_t ip, const uint8_t mac[static 6])
 {
+	struct neigh_found n;
 	char buf[256];
 	struct nlmsghdr *nlh;
 	struct ndmsg *ndm;
+	uint16_t flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 
-	/* Replies are EEXIST (an entry is there: never replace it, it may be
-	 * PERMANENT) or nothing; read and drop them. */
+	/*
+	 * What neigh_event_ns() does when the kernel answers: a new entry
+	 * STALE; an existing one with another MAC overridden (a NIC swapped,
+	 * a VM moved), STALE again; one with this MAC left as it is; a
+	 * PERMANENT or NOARP one never touched.  Netlink writes are an
+	 * admin's and would override those too: so ask first.
+	 */
+	if (neigh_get(r, ifindex, ip, &n) == 0 && n.found) {
+		if ((n.state & (NUD_PERMANENT | NUD_NOARP)) ||
+		    (n.has_mac && memcmp(n.mac, mac, 6) == 0))
+			return;
+		flags = NLM_F_REQUEST | NLM_F_REPLACE;
+	}
+	/* Replies are EEXIST (an entry came meanwhile) or nothing; read and
+	 * drop them. */
 	while (mnl_socket_recvfrom(r->neigh, buf, sizeof(buf)) > 0)
 		;
 	/* attribute padding is not zeroed by every libmnl (valgrind) */
 	memset(buf, 0, sizeof(buf));
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_NEWNEIGH;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
+	nlh->nlmsg_flags = flags;
 	nlh->nlmsg_seq = ++r->seq;
 	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
 	ndm->ndm_family = AF_INET;
