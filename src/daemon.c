@@ -1603,6 +1603,25 @@ out:
 	return d->exit_code;
 }
 
+/* net.ipv4.conf.NAME.arp_ignore, or -1 when it cannot be read. */
+static int
+current_ignore(const char *name)
+{
+	char path[96], buf[16];
+	int v = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/arp_ignore", name) >=
+	    (int)sizeof(path) || strchr(name, '/') != NULL)
+		return -1;
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL)
+			v = (int)strtol(buf, NULL, 10);
+		fclose(f);
+	}
+	return v;
+}
+
 int
 daemon_restore(const char *state_dir)
 {
@@ -1645,6 +1664,12 @@ daemon_restore(const char *state_dir)
 			memcpy(now, o->name, sizeof(now));
 		if (idx == 0) {
 			log_info("%s: gone, nothing to restore", o->name);
+		} else if (strcmp(now, o->name) != 0 &&
+		    current_ignore(now) != IFM_ARP_IGNORE_NEVER) {
+			/* a rename keeps our 8; another link given the ifindex
+			 * has its own value */
+			log_info("%s: gone, nothing to restore (%s has its ifindex now)",
+			    o->name, now);
 		} else if (rtnl_set_arp(r, idx, o->arp_ignore, o->arp_announce) == -1 &&
 		    errno != ENODEV) {
 			log_warn("%s: cannot restore arp_ignore=%d arp_announce=%d",

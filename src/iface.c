@@ -486,6 +486,19 @@ ifm_adopt(struct ifm *m)
 			}
 			ifp = NULL;
 		}
+		/* Another name on the same ifindex: a rename while we were
+		 * down keeps our 8; a link created with a freed ifindex (ip
+		 * link add ... index N, a link moved in) starts at its own
+		 * value, and the record is not its. */
+		if (ifp != NULL && strcmp(ifp->name, rec->name) != 0 && ifp->conf_known &&
+		    ifp->arp_ignore != IFM_ARP_IGNORE_NEVER) {
+			log_info("%s (ifindex %d): saved originals dropped: the interface "
+			    "is gone, %s has its ifindex now", rec->name, rec->ifindex,
+			    ifp->name);
+			state_del(&m->st, rec);
+			dirty = true;
+			continue;
+		}
 		if (ifp == NULL) {
 			/* its sysctls went with it: nothing to restore */
 			log_info("%s (ifindex %d): saved originals dropped, the interface "
