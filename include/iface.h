@@ -34,8 +34,9 @@ int ifm_mode(const struct ifm *m, const struct conf *c, const struct tbl_iface *
 /* Bring one interface to what c wants (a link event, a heal). */
 void ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp);
 /* Bring every interface to what c wants: every original saved in one
- * write before anything changes (start, reload, re-dump). */
-void ifm_apply_all(struct ifm *m, const struct conf *c);
+ * write before anything changes (start, reload, re-dump); -1 when that
+ * save failed and nothing was changed (the settings are c's all the same). */
+int ifm_apply_all(struct ifm *m, const struct conf *c);
 /* ifindex is gone (its sysctls with it): forget its record. */
 void ifm_gone(struct ifm *m, int ifindex);
 /* Restore every recorded interface that exists (stop); the number that

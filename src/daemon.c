@@ -97,6 +97,8 @@ struct daemon {
 	bool			 dumping;	/* no requests while a dump is read */
 	bool			 need_resync;	/* a re-dump failed: try again */
 	unsigned		 gen;		/* generation of the running dump */
+	bool			 status_sent;	/* STATUS= as last sent */
+	size_t			 status_ifaces, status_addrs;
 	int			 exit_code;
 	struct stats		 st;		/* counters, in all */
 	struct cfl		*cfl;		/* conflicts seen */
@@ -120,15 +122,16 @@ static void announce_changed(struct daemon *d, const struct pub *p, const struct
 static void
 manage_all(struct daemon *d)
 {
-	ifm_apply_all(d->ifm, d->conf);
+	(void)ifm_apply_all(d->ifm, d->conf);
 }
 
 /* The same for a configuration about to replace d->conf: the interfaces'
- * settings point into c from here on, d->conf may then be freed. */
-static void
+ * settings point into c from here on, d->conf may then be freed; -1 when
+ * the originals could not be saved (and nothing was changed). */
+static int
 manage_all_with(struct daemon *d, const struct conf *c)
 {
-	ifm_apply_all(d->ifm, c);
+	return ifm_apply_all(d->ifm, c);
 }
 
 struct tally {
@@ -147,12 +150,19 @@ tally_cb(struct tbl_iface *ifp, void *arg)
 	return 0;
 }
 
+/* STATUS= for systemctl status, sent when it changed: not a datagram
+ * per netlink wake-up. */
 static void
 report_status(struct daemon *d)
 {
 	struct tally t = { 0, 0 };
 
 	tbl_iface_each(d->tbl, tally_cb, &t);
+	if (d->status_sent && t.ifaces == d->status_ifaces && t.addrs == d->status_addrs)
+		return;
+	d->status_sent = true;
+	d->status_ifaces = t.ifaces;
+	d->status_addrs = t.addrs;
 	notify_send("STATUS=answering ARP on %zu interfaces for %zu addresses",
 	    t.ifaces, t.addrs);
 }
@@ -958,9 +968,17 @@ reload(struct daemon *d)
 			    d->opts->conf_path, (unsigned)geteuid(), d->opts->conf_path,
 			    d->opts->conf_path);
 	} else {
+		bool same_user = strcmp(nc->user, d->conf->user) == 0;
+
 		op = d->pub;
 		d->pub = np;
-		manage_all_with(d, nc);
+		if (manage_all_with(d, nc) == -1)
+			log_ctx(LOG_ERR, &lc, "%s: the sysctl originals could not be "
+			    "saved: no interface changed its sysctls (see above)",
+			    d->opts->conf_path);
+		if (!same_user)
+			log_ctx(LOG_NOTICE, &lc, "user = %s: takes effect at the next start "
+			    "(running as %s)", nc->user, d->conf->user);
 		conf_free(d->conf);
 		d->conf = nc;
 		log_setlevel(nc->log_level);

@@ -328,8 +328,9 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 		    "someone else; setting it to %d again", ifp->name, ifp->arp_ignore,
 		    IFM_ARP_IGNORE_NEVER);
 	if ((r = set(m, c, ifp, w)) == -1) {
-		/* Not given back: the kernel stays silent there, so arpownd
-		 * keeps answering; tried again at the next apply. */
+		/* Not given back: the kernel may stay silent there; an
+		 * interface arpownd managed keeps being answered by it (managed
+		 * stays as it was), and the next apply tries again. */
 		return;
 	}
 	if (r == 1 && !w->sysctl && !ifp->managed) {
@@ -427,7 +428,7 @@ carry_out_cb(struct tbl_iface *ifp, void *arg)
  * seconds: every original first, in one save, before anything changes;
  * then the changes; then one save of what was given back.
  */
-void
+int
 ifm_apply_all(struct ifm *m, const struct conf *c)
 {
 	struct all a = { m, c, false };
@@ -435,13 +436,14 @@ ifm_apply_all(struct ifm *m, const struct conf *c)
 	tbl_iface_each(m->t, record_cb, &a);
 	if (a.dirty && save(m) == -1) {
 		back_to_disk(m);
-		return;
+		return -1;
 	}
 	m->batch = true;
 	tbl_iface_each(m->t, carry_out_cb, &a);
 	m->batch = false;
 	if (m->dirty)
 		(void)save(m);
+	return 0;
 }
 
 struct byname {

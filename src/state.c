@@ -1036,9 +1036,11 @@ check_dir(const char *dir, const struct stat *sb, enum state_mode mode, char *er
 	if (mode == STATE_RESTORE && me == 0)
 		return 0;	/* systemd's DynamicUser owns it: its records are the truth */
 	seterr(err, errlen, "%s: owned by uid %u, not by us (uid %u): arpownd "
-	    "trusts only a directory of its own; chown -R %u:%u %s, or remove it if "
-	    "no interface is left at arp_ignore=8", dir, (unsigned)sb->st_uid,
-	    (unsigned)me, (unsigned)me, (unsigned)getegid(), dir);
+	    "trusts only a directory of its own, and that user could have written "
+	    "what is in it.  Check the files in it (or remove it, if no interface "
+	    "is left at arp_ignore=8), then chown -R %u:%u %s, or give arpownd "
+	    "another --state-dir", dir, (unsigned)sb->st_uid, (unsigned)me,
+	    (unsigned)me, (unsigned)getegid(), dir);
 	return -1;
 }
 
