@@ -1153,6 +1153,34 @@ convert_legacy(struct state_dir *sd)
 	state_clear(&st);
 }
 
+/*
+ * The one symbolic link followed: one root made, in a directory only root
+ * can write.  systemd makes /run/arpownd such a link to /run/private/arpownd
+ * for a DynamicUser= service whose RuntimeDirectory= is preserved; nobody
+ * but root could have replaced it, and the directory it leads to is
+ * checked as any other.
+ */
+static bool
+root_link(const char *dir)
+{
+	char parent[PATH_MAX], *slash;
+	struct stat sb;
+
+	if (lstat(dir, &sb) == -1 || !S_ISLNK(sb.st_mode) || sb.st_uid != 0)
+		return false;
+	if (strlen(dir) >= sizeof(parent))
+		return false;
+	strcpy(parent, dir);
+	if ((slash = strrchr(parent, '/')) == NULL)
+		strcpy(parent, ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	return stat(parent, &sb) == 0 && sb.st_uid == 0 &&
+	    (sb.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 struct state_dir *
 state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 {
@@ -1177,7 +1205,8 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 		seterr(err, errlen, "%s: cannot create it: %s", dir, strerror(errno));
 		goto fail;
 	}
-	if ((sd->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+	if ((sd->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	    (root_link(dir) ? 0 : O_NOFOLLOW))) == -1) {
 		/* O_DIRECTORY says ENOTDIR for a symbolic link too */
 		if (errno == ELOOP || errno == ENOTDIR)
 			seterr(err, errlen, "%s: %s; give arpownd a directory of its own",

@@ -842,8 +842,16 @@ test_refused(void **unused)
 		{ "chown 61234 .", STATE_DAEMON, ": owned by uid 61234, not by us (uid 0)" },
 		{ "chown 65534 .", STATE_DAEMON, ": owned by nobody (uid 65534)" },
 		{ "chown 65534 .", STATE_RESTORE, "chown -R 0:0 " },
-		{ "mv ../st ../real; ln -s real ../st", STATE_DAEMON,
+		/* a link someone else made, or in a directory others can write */
+		{ "mv ../st ../real; ln -s real ../st; chown -h 61234 ../st", STATE_DAEMON,
 		    ": a symbolic link; give arpownd a directory of its own" },
+		{ "mv ../st ../real; ln -s real ../st; chmod 1777 ..", STATE_DAEMON,
+		    ": a symbolic link; give arpownd a directory of its own" },
+		{ "mv ../st ../real; chown 61234 ../real; ln -s real ../st", STATE_DAEMON,
+		    ": owned by uid 61234, not by us (uid 0)" },
+		/* root's link in root's directory: systemd's /run/arpownd ->
+		 * /run/private/arpownd, for a DynamicUser */
+		{ "mv ../st ../real; ln -s real ../st", STATE_DAEMON, NULL },
 		{ "touch originals.0 originals.1 lock; chmod 644 originals.0 originals.1 lock",
 		    STATE_DAEMON, NULL },
 		/* a DynamicUser's own directory, for root's --restore */
@@ -861,7 +869,8 @@ test_refused(void **unused)
 	if (!running_as_root())
 		skip();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s/real' '%s/target'", base, base);
+		snprintf(cmd, sizeof(cmd), "chmod 0755 '%s'; rm -rf '%s/real' '%s/target'",
+		    base, base, base);
 		assert_int_equal(system(cmd), 0);
 		fresh();
 		snprintf(cmd, sizeof(cmd), "cd '%s' && { %s; }", dir, cases[i].setup);
