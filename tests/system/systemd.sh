@@ -49,10 +49,14 @@ prepare_root() {
 	[ -n "$UNITFILE" ] || fail "make install put arpownd.service in no directory systemd reads"
 	SBIN=$(sed -n 's|^ExecStart=\(.*\)/arpownd$|\1|p' "$MERGED/$UNITFILE")
 	[ -x "$MERGED$SBIN/arpownd" ] || fail "the unit's ExecStart $SBIN/arpownd is not installed"
-	# the example (= the built-in defaults) as /etc/arpownd.conf, whatever
-	# the tree's sysconfdir
-	install -m 0644 "$SRC/conf/arpownd.conf" "$MERGED/etc/arpownd.conf"
-	say "installed: /$UNITFILE, $SBIN/arpownd"
+	# the file the daemon reads: the build's sysconfdir (/usr/local/etc for
+	# a plain ./configure), as its -h says; the example (= the built-in
+	# defaults) in it, whatever make install left there
+	CONFFILE=$("$MERGED$SBIN/arpownd" -h 2>&1 | sed -n 's/.*(default \(\/[^)]*arpownd\.conf\)).*/\1/p')
+	[ -n "$CONFFILE" ] || fail "arpownd -h names no default configuration file"
+	mkdir -p "$MERGED${CONFFILE%/*}"
+	install -m 0644 "$SRC/conf/arpownd.conf" "$MERGED$CONFFILE"
+	say "installed: /$UNITFILE, $SBIN/arpownd, reading $CONFFILE"
 }
 
 # ---- the restore-and-restart cycle, sampled from the namespace ---------
@@ -234,7 +238,7 @@ pass "journal: ExecStartPre: $msg"
 
 # ---- reload: a good file takes effect, a bad one fails ------------------
 STATUS2="answering ARP on 2 interfaces for 2 addresses"
-printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED/etc/arpownd.conf"
+printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED$CONFFILE"
 out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with a good file failed: $out"
 wait_for 5000 _status_is "$STATUS2" || fail "after a good reload StatusText is '$(prop StatusText)', not '$STATUS2'"
 expect_eq "$(prop MainPID)" "$MAIN" "good reload: the same process (reloaded, not restarted)"
@@ -243,7 +247,7 @@ pass "good reload: systemctl reload 0, '$STATUS2', eth2 back to its original 0/0
 expect_reply f f0 10.1.0.1 "$MAC2" "good reload: eth2 answered by the kernel again"
 expect_reply c c0 10.0.0.1 "$MAC0" "good reload: 10.0.0.1 still answered by eth0 alone"
 
-printf '[global]\ninterfaces = eth0\nmode = bogus\n' >"$MERGED/etc/arpownd.conf"
+printf '[global]\ninterfaces = eth0\nmode = bogus\n' >"$MERGED$CONFFILE"
 rc=0
 out=$(ce systemctl reload arpownd 2>&1) || rc=$?
 [ "$rc" -ne 0 ] || fail "systemctl reload with a bad file returned 0 (the refusal is invisible to the admin)"
@@ -259,12 +263,12 @@ ce journalctl -u arpownd --no-pager -n 30 | grep -q 'mode.*bogus' ||
 pass "bad reload: the journal names the bad value"
 
 # a good file the service's user cannot read: refused as well, not half-read
-install -m 0600 "$SRC/conf/arpownd.conf" "$MERGED/etc/arpownd.conf"
+install -m 0600 "$SRC/conf/arpownd.conf" "$MERGED$CONFFILE"
 ce systemctl reload arpownd >/dev/null 2>&1 && fail "systemctl reload of a 0600 root-owned file returned 0"
 sleep 0.3
 expect_eq "$(prop MainPID) $(prop StatusText)" "$MAIN $STATUS2" "unreadable file: reload fails, the same process keeps the old configuration"
 
-chmod 0644 "$MERGED/etc/arpownd.conf"
+chmod 0644 "$MERGED$CONFFILE"
 out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with the example failed: $out"
 wait_for 5000 _status_is "$STATUS3" || fail "reload to the example: StatusText '$(prop StatusText)'"
 wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "reload to the example: $(pairs)"
