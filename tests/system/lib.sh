@@ -64,11 +64,13 @@ say() { echo "[$(elapsed) s] $*"; }
 
 # ---- the root trees, cached ------------------------------------------
 # The container's root tree: runtime libraries of the daemon (ldd
-# src/arpownd, Debian 12 names) and what the tests need inside: systemd +
-# dbus to boot, iproute2 for the stand-in network manager.  Changing this
-# list (or the suite) changes the key and builds a new tree.
+# src/arpownd, Debian 12 names), what the package's Depends name (adduser:
+# tests/system/package.sh checks that each one is here) and what the tests
+# need inside: systemd + dbus to boot, iproute2 for the stand-in network
+# manager.  Changing this list (or the suite) changes the key and builds a
+# new tree.
 SUITE=bookworm
-ROOT_PKGS="systemd dbus iproute2 libpcap0.8 libmnl0 libev4 libiniparser1 libcap-ng0 libsystemd0"
+ROOT_PKGS="systemd dbus iproute2 adduser libpcap0.8 libmnl0 libev4 libiniparser1 libcap-ng0 libsystemd0"
 ROOT_RECIPE=1	# bump when the steps below change what the tree holds
 CACHE=${ARPOWND_SYSTEM_CACHE:-$SRC/.cache/system-root}
 
