@@ -6,7 +6,9 @@
 #  2. the .pc file of every pkg-config module configure uses belongs to a
 #     listed package or to a direct dependency of one;
 #  3. every command a test requires (need_cmd) comes from a listed package
-#     or from an essential one.
+#     or from an essential one;
+#  4. debian/control's Build-Depends name every library configure checks
+#     for, and the list holds each of them.
 # Run by .ci/run after the packages are installed; exits 1 naming what is
 # missing.
 set -euo pipefail
@@ -69,5 +71,22 @@ for c in $(grep -rhoE 'need_cmd [A-Za-z0-9 _.-]+' tests | tr ' ' '\n' | grep -v 
 	case $ess in yes*|*required) continue ;; esac
 	missing "command $c comes from $p, which tests/packages.txt lacks"
 done
-[ "$bad" -eq 0 ] && echo "check_deps: tests/packages.txt covers configure and the tests"
+# 4. The Debian package's Build-Depends: each library configure names is
+#    there (a clean chroot has nothing else), and each one is in the list or
+#    a dependency of a listed package (so the README's dpkg-buildpackage
+#    works after the quick start).  debhelper-compat is debhelper's.
+if [ -f debian/control ]; then
+	bdeps=$(awk 'tolower($0) ~ /^build-depends(-arch|-indep)?:/ { f = 1; sub(/^[^:]*:/, ""); print; next }
+		f && /^[ \t]/ { print; next } { f = 0 }' debian/control |
+		tr ',' '\n' | sed 's/[(<[].*//; s/|.*//; s/ //g; s/\t//g' | grep . | sort -u)
+	for p in $(grep -o 'apt-get install [a-z0-9.+-]*' configure.ac | awk '{ print $3 }' | sort -u); do
+		grep -qxF "$p" <<<"$bdeps" || missing "configure.ac names $p, which debian/control's Build-Depends lacks"
+	done
+	for p in $bdeps; do
+		[ "$p" = debhelper-compat ] && p=debhelper
+		in_list "$p" || grep -qxF "$p" <<<"$ldeps" ||
+			missing "debian/control build-depends on $p, which tests/packages.txt lacks"
+	done
+fi
+[ "$bad" -eq 0 ] && echo "check_deps: tests/packages.txt covers configure, the tests and debian/control"
 exit "$bad"

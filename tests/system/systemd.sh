@@ -32,133 +32,13 @@
 # machine's Debian apt source, else http://deb.debian.org/debian),
 # KEEP_TMP=1 keeps the temporary directory (logs, container journal).
 
-skip() {
-	if [ "${ARPOWND_SYSTEM_REQUIRED:-0}" = 1 ]; then
-		echo "FAIL: would skip (ARPOWND_SYSTEM_REQUIRED=1): $*" >&2
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
-
-# ---- a private mount namespace for all of it ----------------------------
-if [ -z "${_ARPOWND_SYSTEM_NS:-}" ]; then
-	[ "$(id -u)" -eq 0 ] || skip "needs root"
-	command -v unshare >/dev/null || skip "needs unshare (util-linux)"
-	unshare -m --propagation private true 2>/dev/null ||
-		skip "cannot make a private mount namespace (unshare -m)"
-	_ARPOWND_SYSTEM_NS=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
-fi
-# Own /run: ip netns, nspawn (/run/systemd/nspawn) and anything else that
-# writes there leave nothing on the host's /run.
-mount -t tmpfs -o mode=0755,nosuid,nodev arpownd-system /run ||
-	skip "cannot mount a tmpfs on /run in the private mount namespace"
-
-T_START=${EPOCHREALTIME/[.,]/}
-. "${top_srcdir:-.}/tests/integration/lib.sh"
-. "${top_srcdir:-.}/tests/integration/topo.sh"
-trap cleanup EXIT
-
-# (lib.sh's need_cmd, but through skip(): CI can refuse to skip)
-need_cmd() {
-	local c
-	for c in "$@"; do
-		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
-	done
-}
+. "${top_srcdir:-.}/tests/system/lib.sh"
 need_cmd debootstrap systemd-nspawn nsenter setpriv python3 ip flock
 need_netns
 
-SRC=$(cd "${top_srcdir:-.}" && pwd)
-BUILD=$(cd "${top_builddir:-.}" && pwd)
-[ -f "$BUILD/Makefile" ] || fail "no configured build tree at $BUILD"
-
-elapsed() {		# seconds since the start, one decimal
-	local now=${EPOCHREALTIME/[.,]/}
-	printf '%d.%d' $(((now - T_START) / 1000000)) $(((now - T_START) / 100000 % 10))
-}
-say() { echo "[$(elapsed) s] $*"; }
-
-# ---- the root tree, cached ---------------------------------------------
-# Runtime libraries of the daemon (ldd src/arpownd, Debian 12 names) and
-# what the test needs inside: systemd + dbus to boot, iproute2 for the
-# stand-in network manager.  Changing this list (or the suite) changes the
-# key and builds a new tree.
-SUITE=bookworm
-ROOT_PKGS="systemd dbus iproute2 libpcap0.8 libmnl0 libev4 libiniparser1 libcap-ng0 libsystemd0"
-ROOT_RECIPE=1	# bump when the steps below change what the tree holds
-CACHE=${ARPOWND_SYSTEM_CACHE:-$SRC/.cache/system-root}
-
-mirror() {
-	local m
-	if [ -n "${ARPOWND_SYSTEM_MIRROR:-}" ]; then
-		echo "$ARPOWND_SYSTEM_MIRROR"
-		return
-	fi
-	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }')
-	[ -n "$m" ] || m=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' \
-		/etc/apt/sources.list 2>/dev/null)
-	echo "${m:-http://deb.debian.org/debian}"
-}
-
-root_tree() {
-	local key tmp rc
-	key=$({ printf '%s\n' "$SUITE" minbase "$ROOT_RECIPE"; tr ' ' '\n' <<<"$ROOT_PKGS" | sort; } |
-		sha256sum | cut -c1-16)
-	ROOT=$CACHE/$SUITE-$key
-	mkdir -p "$CACHE" || fail "mkdir $CACHE"
-	# Exclusive while a tree is built (and stale ones removed), shared
-	# while one is booted: no run deletes the tree another one uses.
-	exec 9>"$CACHE/.lock"
-	timeout 900 flock -x 9 || fail "the root tree cache $CACHE stayed locked 15 minutes"
-	if [ -f "$ROOT/.complete" ]; then
-		ROOT_HOW=cached
-		flock -s 9
-		say "root tree: cached $ROOT"
-		return
-	fi
-	ROOT_HOW="built by this run"
-	MIRROR=$(mirror)
-	say "root tree: debootstrap $SUITE from $MIRROR into $ROOT (first run only)"
-	tmp=$CACHE/.build-$key
-	rm -rf "$tmp"
-	rc=0
-	timeout 900 debootstrap --variant=minbase --include="${ROOT_PKGS// /,}" \
-		"$SUITE" "$tmp" "$MIRROR" >"$TMPDIR_T/debootstrap.log" 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ]; then
-		tail -n 20 "$TMPDIR_T/debootstrap.log" >&2
-		rm -rf "$tmp"
-		# no way to the mirror is a reason to skip; anything else a failure
-		wget -q -T 20 -t 1 -O /dev/null "$MIRROR/dists/$SUITE/Release" 2>/dev/null ||
-			skip "cannot reach $MIRROR (debootstrap status $rc)"
-		fail "debootstrap $SUITE from $MIRROR failed with status $rc although the mirror answers"
-	fi
-	# the downloaded packages are not needed to boot
-	rm -f "$tmp"/var/cache/apt/archives/*.deb
-	touch "$tmp/.complete"
-	mv "$tmp" "$ROOT" || fail "mv $tmp $ROOT"
-	# trees of other keys are stale
-	find "$CACHE" -mindepth 1 -maxdepth 1 -type d -name "$SUITE-*" ! -path "$ROOT" \
-		-exec rm -rf {} + 2>/dev/null
-	flock -s 9
-	say "root tree: built ($(du -sh "$ROOT" | cut -f1))"
-}
-
-# ---- the container's root: an overlay over the cached tree -------------
-# Each run boots a fresh copy; the cache itself is never written.
-MERGED=$TMPDIR_T/root
+# ---- the built tree, installed into the container's root ---------------
 prepare_root() {
-	mkdir -p "$TMPDIR_T/upper" "$TMPDIR_T/work" "$MERGED"
-	mount -t overlay arpownd-system-root \
-		-o "lowerdir=$ROOT,upperdir=$TMPDIR_T/upper,workdir=$TMPDIR_T/work" "$MERGED" ||
-		skip "cannot mount an overlay on $ROOT"
-	# shellcheck disable=SC2016 # expanded at cleanup
-	at_cleanup 'umount -l "$MERGED" 2>/dev/null'
-	# no console to log in on: the getty would only fail
-	ln -sf /dev/null "$MERGED/etc/systemd/system/console-getty.service"
-	echo arpownd-test >"$MERGED/etc/hostname"
-
+	mount_root
 	say "installing the built tree (make install DESTDIR=)"
 	timeout 300 make -s -C "$BUILD" install DESTDIR="$MERGED" >"$TMPDIR_T/install.log" 2>&1 ||
 		{ cat "$TMPDIR_T/install.log" >&2; fail "make install DESTDIR=$MERGED"; }
@@ -169,222 +49,15 @@ prepare_root() {
 	[ -n "$UNITFILE" ] || fail "make install put arpownd.service in no directory systemd reads"
 	SBIN=$(sed -n 's|^ExecStart=\(.*\)/arpownd$|\1|p' "$MERGED/$UNITFILE")
 	[ -x "$MERGED$SBIN/arpownd" ] || fail "the unit's ExecStart $SBIN/arpownd is not installed"
-	# the example (= the built-in defaults) as /etc/arpownd.conf, whatever
-	# the tree's sysconfdir
-	install -m 0644 "$SRC/conf/arpownd.conf" "$MERGED/etc/arpownd.conf"
-	say "installed: /$UNITFILE, $SBIN/arpownd"
+	# the file the daemon reads: the build's sysconfdir (/usr/local/etc for
+	# a plain ./configure), as its -h says; the example (= the built-in
+	# defaults) in it, whatever make install left there
+	CONFFILE=$("$MERGED$SBIN/arpownd" -h 2>&1 | sed -n 's/.*(default \(\/[^)]*arpownd\.conf\)).*/\1/p')
+	[ -n "$CONFFILE" ] || fail "arpownd -h names no default configuration file"
+	mkdir -p "$MERGED${CONFFILE%/*}"
+	install -m 0644 "$SRC/conf/arpownd.conf" "$MERGED$CONFFILE"
+	say "installed: /$UNITFILE, $SBIN/arpownd, reading $CONFFILE"
 }
-
-# ---- booting --------------------------------------------------------------
-# The container's systemd gets a cgroup of its own under ours, in the
-# unified hierarchy and in name=systemd; nspawn --keep-unit would otherwise
-# create payload/ and supervisor/ in whatever cgroup we are in.
-CGROUPS=()
-make_cgroups() {
-	local mnt opts rel
-	while read -r mnt opts; do
-		case $opts in
-		cgroup2) rel=$(sed -n 's/^0:://p' /proc/self/cgroup) ;;
-		*name=systemd*) rel=$(sed -n 's/^[0-9]*:name=systemd://p' /proc/self/cgroup) ;;
-		*) continue ;;
-		esac
-		[ -n "$rel" ] || continue
-		CGROUPS+=("$mnt${rel%/}/arpownd-system.$$")
-	done < <(findmnt -rn -t cgroup,cgroup2 -o TARGET,FSTYPE,OPTIONS | awk '{ print $1, ($2 == "cgroup2" ? "cgroup2" : $3) }')
-	local cg
-	for cg in "${CGROUPS[@]}"; do
-		mkdir "$cg" || fail "mkdir $cg"
-	done
-	at_cleanup stop_container
-	at_cleanup remove_cgroups
-	start_reaper
-}
-
-# Should this shell be SIGKILLed, no trap runs, and the container's
-# processes outlive nspawn (its --pdeathsig does not reach them): a reaper
-# in a session of its own waits for this shell to go, then kills what is
-# left in the cgroups and removes them and the temporary directory.  A
-# normal exit ends it (SIGTERM from lib.sh's cleanup, after the hooks).
-start_reaper() {
-	local st
-	st=$(awk '{ print $22 }' "/proc/$$/stat")
-	# shellcheck disable=SC2016 # expanded by the inner bash
-	setsid bash -c '
-		me=$1 st=$2 tmp=$3 merged=$4
-		shift 4
-		trap "exit 0" TERM
-		alive() { [ "$(awk "{ print \$22 }" "/proc/$me/stat" 2>/dev/null)" = "$st" ]; }
-		while alive; do sleep 1 & wait $!; done
-		trap "" TERM
-		for cg in "$@"; do [ -e "$cg/cgroup.kill" ] && echo 1 >"$cg/cgroup.kill"; done
-		for i in 1 2 3 4 5; do
-			p=$(cat $(find "$@" -name cgroup.procs 2>/dev/null) 2>/dev/null)
-			[ -z "$p" ] && break
-			kill -KILL $p 2>/dev/null
-			sleep 0.2
-		done
-		for cg in "$@"; do find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null; done
-		umount -l "$merged" 2>/dev/null
-		rm -rf "$tmp"' reaper "$$" "$st" "$TMPDIR_T" "$MERGED" "${CGROUPS[@]}" \
-		</dev/null >/dev/null 2>&1 &
-	_track "$!"
-}
-
-remove_cgroups() {
-	local cg i
-	for cg in "${CGROUPS[@]}"; do
-		[ -d "$cg" ] || continue
-		# anything left inside is ours: the container
-		[ -e "$cg/cgroup.kill" ] && echo 1 >"$cg/cgroup.kill" 2>/dev/null
-		for ((i = 0; i < 200; i++)); do
-			[ -z "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ] && break
-			# shellcheck disable=SC2046 # pids
-			kill -KILL $(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null) 2>/dev/null
-			sleep 0.01
-		done
-		find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
-		[ -d "$cg" ] && echo "warning: could not remove cgroup $cg" >&2
-	done
-}
-
-NSPAWN_PID=
-LEADER=
-BOOTS=0
-_nspawn_gone() { ! _alive "$NSPAWN_PID"; }
-
-# The container's PID 1 as seen from here: a child of nspawn, in namespace
-# h, pid 1 of a pid namespace of its own.
-_find_leader() {
-	local p
-	for p in $(ip netns pids "${NS_PREFIX}h" 2>/dev/null); do
-		if awk -v n="$NSPAWN_PID" '/^PPid:/ { pp = $2 } /^NSpid:/ { last = $NF; k = NF }
-			END { exit !(pp == n && last == 1 && k > 2) }' "/proc/$p/status" 2>/dev/null; then
-			LEADER=$p
-			return 0
-		fi
-	done
-	return 1
-}
-_leader_or_gone() { _nspawn_gone || _find_leader; }
-_bus_or_gone() { _nspawn_gone || test -S "/proc/$LEADER/root/run/systemd/private"; }
-
-# boot: start the container on $MERGED in namespace h; returns once its
-# systemd finished starting up (is-system-running --wait), at most 60 s.
-# nspawn keeps CAP_NET_ADMIN out of the container's bounding set unless it
-# made the network itself (--private-network); a host's systemd has it, and
-# without it the unit cannot grant it to the daemon.
-boot() {
-	local log st t0
-	BOOTS=$((BOOTS + 1))
-	LEADER=
-	log=$TMPDIR_T/nspawn.$BOOTS.log
-	t0=${EPOCHREALTIME/[.,]/}
-	# a unified cgroup hierarchy in the container, as on a Debian 12 host
-	local uni=
-	[ -n "$(findmnt -rn -t cgroup2)" ] && uni=1
-	# --pdeathsig: should this shell be SIGKILLed, nspawn goes too (and the
-	# reaper sees to the container)
-	# shellcheck disable=SC2016 # expanded by the inner sh
-	SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=$uni setpriv --pdeathsig KILL sh -c '
-		root=$1 netns=$2; shift 2
-		for cg in "$@"; do echo $$ >"$cg/cgroup.procs" || exit 1; done
-		[ -n "$SYSTEMD_NSPAWN_UNIFIED_HIERARCHY" ] || unset SYSTEMD_NSPAWN_UNIFIED_HIERARCHY
-		exec systemd-nspawn --quiet --boot --directory="$root" --machine=arpownd-test \
-			--register=no --keep-unit --link-journal=no --resolv-conf=off \
-			--timezone=off --console=pipe --network-namespace-path="$netns" \
-			--capability=CAP_NET_ADMIN' \
-		sh "$MERGED" "/run/netns/${NS_PREFIX}h" "${CGROUPS[@]}" </dev/null >"$log" 2>&1 &
-	NSPAWN_PID=$!
-	_track "$NSPAWN_PID"
-	wait_for 20000 _leader_or_gone || fail "boot $BOOTS: no container pid 1 within 20 s"
-	if _nspawn_gone; then
-		cat "$log" >&2
-		[ "$BOOTS" -eq 1 ] && skip "systemd-nspawn refused to boot the container: $(tail -n 1 "$log")"
-		fail "boot $BOOTS: systemd-nspawn exited"
-	fi
-	wait_for 20000 _bus_or_gone || fail "boot $BOOTS: the container's systemd opened no bus within 20 s"
-	_nspawn_gone && fail "boot $BOOTS: systemd-nspawn exited; log: $(cat "$log")"
-	st=$(ce_t 60 systemctl is-system-running --wait)
-	if [ "$st" != running ]; then
-		ce systemctl --failed --no-pager >&2
-		fail "boot $BOOTS: the container's systemd is '$st', not 'running'"
-	fi
-	local now=${EPOCHREALTIME/[.,]/}
-	say "boot $BOOTS: $(ce systemctl --version | head -n 1) running in $(((now - t0) / 1000)) ms"
-}
-
-# poweroff: shut the container down, at most 30 s; nspawn's status must be 0.
-poweroff() {
-	local rc=0
-	ce systemctl poweroff >/dev/null 2>&1
-	wait_for 30000 _nspawn_gone || fail "boot $BOOTS: the container did not power off within 30 s"
-	wait "$NSPAWN_PID" 2>/dev/null || rc=$?
-	NSPAWN_PID=
-	LEADER=
-	expect_eq "$rc" 0 "boot $BOOTS: powered off cleanly"
-}
-
-# At exit: power the container off (15 s), then kill what is left in its
-# cgroup.  Runs before lib.sh deletes the namespaces.
-stop_container() {
-	[ -n "$NSPAWN_PID" ] && _alive "$NSPAWN_PID" || return 0
-	if [ -n "$_FAILED" ] && [ -n "$LEADER" ]; then
-		echo "----- journalctl -u arpownd (boot $BOOTS) -----" >&2
-		ce journalctl -u arpownd --no-pager -n 40 -o short-monotonic >&2
-	fi
-	# nspawn asks the container's systemd to halt on SIGTERM
-	kill -TERM "$NSPAWN_PID" 2>/dev/null
-	wait_for 15000 _nspawn_gone || kill -KILL "$NSPAWN_PID" 2>/dev/null
-	if [ -n "$_FAILED" ] || [ -n "${KEEP_TMP:-}" ]; then
-		echo "----- container console (boot $BOOTS) -----" >&2
-		tail -n 40 "$TMPDIR_T/nspawn.$BOOTS.log" >&2
-	fi
-}
-
-# ce CMD...: run CMD in the booted container (all its namespaces, its root),
-# with a clean environment, bounded to 30 s.  ce_t SECONDS CMD... likewise.
-ce_t() {
-	local t=$1
-	shift
-	[ -n "$LEADER" ] || fail "ce $*: no container running"
-	nsenter -a -t "$LEADER" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-		SYSTEMD_PAGER= SYSTEMD_COLORS=0 TERM=dumb timeout "$t" "$@"
-}
-ce() { ce_t 30 "$@"; }
-
-prop() { ce systemctl show -p "$1" --value "${2:-arpownd}"; }
-
-# host_pid CPID: the host's pid of the container's pid CPID.
-host_pid() {
-	local p ns
-	ns=$(readlink "/proc/$LEADER/ns/pid")
-	for p in $(ip netns pids "${NS_PREFIX}h"); do
-		[ "$(readlink "/proc/$p/ns/pid" 2>/dev/null)" = "$ns" ] || continue
-		if awk -v w="$1" '/^NSpid:/ { exit !($NF == w) }' "/proc/$p/status" 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
-
-# pair IF: "arp_ignore/arp_announce" of IF in the container's namespace.
-pair() {
-	echo "$(sysctl_get h "$1" arp_ignore)/$(sysctl_get h "$1" arp_announce)"
-}
-# the originals: eth1 is preset to 2/1 before the first start, the others
-# are the kernel's 0/0
-ORIG="eth0=0/0 eth1=2/1 eth2=0/0"
-pairs() { echo "eth0=$(pair eth0) eth1=$(pair eth1) eth2=$(pair eth2)"; }
-
-_running_pid_not() {	# running, with a MainPID other than $1
-	local p
-	[ "$(prop ActiveState)/$(prop SubState)" = active/running ] || return 1
-	p=$(prop MainPID)
-	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$1" ]
-}
-_status_is() { [ "$(prop StatusText)" = "$1" ]; }
-_pairs_are() { [ "$(pairs)" = "$1" ]; }
 
 # ---- the restore-and-restart cycle, sampled from the namespace ---------
 # sample_cycle IF OUT: log each change of IF's arp_ignore/arp_announce with
@@ -565,7 +238,7 @@ pass "journal: ExecStartPre: $msg"
 
 # ---- reload: a good file takes effect, a bad one fails ------------------
 STATUS2="answering ARP on 2 interfaces for 2 addresses"
-printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED/etc/arpownd.conf"
+printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED$CONFFILE"
 out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with a good file failed: $out"
 wait_for 5000 _status_is "$STATUS2" || fail "after a good reload StatusText is '$(prop StatusText)', not '$STATUS2'"
 expect_eq "$(prop MainPID)" "$MAIN" "good reload: the same process (reloaded, not restarted)"
@@ -574,7 +247,7 @@ pass "good reload: systemctl reload 0, '$STATUS2', eth2 back to its original 0/0
 expect_reply f f0 10.1.0.1 "$MAC2" "good reload: eth2 answered by the kernel again"
 expect_reply c c0 10.0.0.1 "$MAC0" "good reload: 10.0.0.1 still answered by eth0 alone"
 
-printf '[global]\ninterfaces = eth0\nmode = bogus\n' >"$MERGED/etc/arpownd.conf"
+printf '[global]\ninterfaces = eth0\nmode = bogus\n' >"$MERGED$CONFFILE"
 rc=0
 out=$(ce systemctl reload arpownd 2>&1) || rc=$?
 [ "$rc" -ne 0 ] || fail "systemctl reload with a bad file returned 0 (the refusal is invisible to the admin)"
@@ -590,12 +263,12 @@ ce journalctl -u arpownd --no-pager -n 30 | grep -q 'mode.*bogus' ||
 pass "bad reload: the journal names the bad value"
 
 # a good file the service's user cannot read: refused as well, not half-read
-install -m 0600 "$SRC/conf/arpownd.conf" "$MERGED/etc/arpownd.conf"
+install -m 0600 "$SRC/conf/arpownd.conf" "$MERGED$CONFFILE"
 ce systemctl reload arpownd >/dev/null 2>&1 && fail "systemctl reload of a 0600 root-owned file returned 0"
 sleep 0.3
 expect_eq "$(prop MainPID) $(prop StatusText)" "$MAIN $STATUS2" "unreadable file: reload fails, the same process keeps the old configuration"
 
-chmod 0644 "$MERGED/etc/arpownd.conf"
+chmod 0644 "$MERGED$CONFFILE"
 out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with the example failed: $out"
 wait_for 5000 _status_is "$STATUS3" || fail "reload to the example: StatusText '$(prop StatusText)'"
 wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "reload to the example: $(pairs)"

@@ -1,0 +1,311 @@
+#!/bin/bash
+# package.sh — the Debian package under a real systemd 252 (make check-system).
+#
+# Builds arpownd_*.deb from this tree the way a fresh Debian 12 machine
+# would: dpkg-buildpackage -us -uc in a clean chroot that holds only
+# minbase, build-essential and debian/control's Build-Depends (cached under
+# .cache/system-root, keyed by the Build-Depends), as root (as pbuilder
+# does: the Makefile's install-exec-hook must create no user under
+# DESTDIR), unit tests included.  lintian (-I --pedantic) on the result
+# must report no error and no warning that is not overridden.  Then it
+# installs the .deb into the container tests/system/systemd.sh boots (same
+# root tree, lib.sh) with apt-get, and checks what an admin relies on:
+#
+#   installed: the unit enabled and active (running) as the system user
+#   arpownd the postinst made, /run/arpownd its own; arp_ignore 8 on
+#   eth0..eth2, each address answered by its own NIC only;
+#   /etc/arpownd.conf a conffile; a reinstall over it (an upgrade) keeps
+#   the admin's edit and restarts the daemon with it; apt-get remove stops
+#   it: no interface left at arp_ignore 8, eth1 back to its true original
+#   2/1, the kernel answering again, the configuration kept; dpkg --purge
+#   removes /run/arpownd, the configuration and the enablement, keeps the
+#   user; installing again works, and the unit starts at the next boot.
+#
+# Exit 77 (SKIP) where the container cannot run (see systemd.sh) or there
+# is no debian/ to build from; with ARPOWND_SYSTEM_REQUIRED=1 (CI) a skip
+# is a failure.
+#
+# Environment: ARPOWND_DEB=path/arpownd_*.deb installs that file instead
+# of building one (no build, lintian on the file only); ARPOWND_SYSTEM_CACHE,
+# ARPOWND_SYSTEM_MIRROR, KEEP_TMP as for systemd.sh.
+
+. "${top_srcdir:-.}/tests/system/lib.sh"
+need_cmd debootstrap systemd-nspawn nsenter setpriv ip flock lintian dpkg-deb
+need_netns
+
+ARCH=$(dpkg --print-architecture)
+
+# ---- the version, as configure.ac says -------------------------------
+AC_VERSION=$(sed -n 's/^AC_INIT(\[arpownd\], *\[\([^]]*\)\].*/\1/p' "$SRC/configure.ac")
+[ -n "$AC_VERSION" ] || fail "no version in AC_INIT of configure.ac"
+
+# ---- the clean build chroot, cached ------------------------------------
+# debootstrap minbase + build-essential, then apt-get build-dep on
+# debian/control: nothing the host happens to have installed.
+build_depends() {	# the Build-Depends field, one entry a line
+	awk 'tolower($0) ~ /^build-depends(-arch|-indep)?:/ { f = 1; sub(/^[^:]*:/, ""); print; next }
+		f && /^[ \t]/ { print; next } { f = 0 }' "$SRC/debian/control" |
+		tr ',' '\n' | sed 's/^[ \t]*//; s/[ \t]*$//' | grep .
+}
+
+in_chroot() {		# in_chroot SECONDS TREE CMD...: own mount and pid namespace, /proc
+	local t=$1 tree=$2
+	shift 2
+	timeout "$t" unshare -m -p -f --propagation private --mount-proc="$tree/proc" \
+		chroot "$tree" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		HOME=/root DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+setup_build_root() {	# SETUP for cached_tree: install the Build-Depends
+	local t=$1
+	printf '%s\n' "$HOST_RESOLV_CONF" >"$t/etc/resolv.conf"
+	mkdir -p "$t/tmp/bd/debian"
+	cp "$SRC/debian/control" "$t/tmp/bd/debian/control"
+	say "build tree: apt-get build-dep (debian/control)"
+	in_chroot 900 "$t" sh -c 'apt-get update -q && cd /tmp/bd &&
+		apt-get build-dep -y -q --no-install-recommends ./ && apt-get clean' \
+		>"$TMPDIR_T/build-dep.log" 2>&1 || { tail -n 20 "$TMPDIR_T/build-dep.log" >&2; return 1; }
+	rm -rf "$t/tmp/bd"
+}
+
+# the source as git sees it (tracked and untracked files, not the ignored
+# build products), else the whole directory without .git and .cache
+copy_source() {
+	local dst=$1
+	mkdir -p "$dst"
+	if command -v git >/dev/null && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$SRC" ls-files -z --cached --others --exclude-standard |
+			(cd "$SRC" && while IFS= read -r -d '' f; do
+				{ [ -e "$f" ] || [ -L "$f" ]; } && printf '%s\0' "$f"
+			done) |
+			tar -C "$SRC" --null -T - -cf - | tar -C "$dst" -xf -
+	else
+		tar -C "$SRC" --exclude=./.git --exclude=./.cache -cf - . | tar -C "$dst" -xf -
+	fi
+}
+
+OUT=$TMPDIR_T/out
+mkdir -p "$OUT"
+build_deb() {
+	local v br t0 rc log=$TMPDIR_T/dpkg-buildpackage.log
+	[ -f "$SRC/debian/control" ] || skip "no debian/ in $SRC (a dist tarball?): nothing to build"
+	v=$(sed -n '1s/^arpownd (\([^)]*\)).*/\1/p' "$SRC/debian/changelog")
+	expect_eq "${v%-*}" "$AC_VERSION" "debian/changelog's version is configure.ac's ($AC_VERSION)"
+	VERSION=$v
+	cached_tree "build-$SUITE" build-essential "1 $(build_depends | tr '\n' ' ')" setup_build_root
+	br=$TMPDIR_T/buildroot
+	mkdir -p "$TMPDIR_T/bupper" "$TMPDIR_T/bwork" "$br"
+	mount -t overlay arpownd-build-root \
+		-o "lowerdir=$TREE,upperdir=$TMPDIR_T/bupper,workdir=$TMPDIR_T/bwork" "$br" ||
+		skip "cannot mount an overlay on $TREE"
+	# shellcheck disable=SC2016 # expanded at cleanup
+	at_cleanup 'umount -l "$TMPDIR_T/buildroot" 2>/dev/null'
+	copy_source "$br/build/arpownd-$VERSION"
+	[ -x "$br/build/arpownd-$VERSION/debian/rules" ] || fail "debian/rules is not executable"
+	say "dpkg-buildpackage -us -uc in the clean chroot (as root)"
+	t0=${EPOCHREALTIME/[.,]/}
+	rc=0
+	in_chroot 900 "$br" sh -c "cd /build/arpownd-$VERSION &&
+		DEB_BUILD_OPTIONS=parallel=$(nproc) dpkg-buildpackage -us -uc" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 40 "$log" >&2
+		fail "dpkg-buildpackage -us -uc in a chroot with only build-essential and the Build-Depends: status $rc"
+	fi
+	pass "dpkg-buildpackage in a clean chroot (build-essential + Build-Depends only): $(((${EPOCHREALTIME/[.,]/} - t0) / 1000000)) s"
+	# dh_auto_test ran the unit tests, and there were some (cmocka found)
+	grep -q '^# TOTAL: [1-9]' "$log" && grep -q '^# FAIL: *0$' "$log" && grep -q '^# ERROR: *0$' "$log" ||
+		fail "the build ran no unit tests, or some failed: $(grep '^# [A-Z]*:' "$log" | tr '\n' ' ')"
+	pass "the build ran the unit tests: $(grep '^# [A-Z]*:' "$log" | tr -s ' ' | tr '\n' ' ')"
+	# make install ran as root, with DESTDIR: no user made in the chroot
+	grep -q 'creating the system user' "$log" && fail "make install created a user during the package build"
+	grep -q '^arpownd:' "$br/etc/passwd" "$br/etc/group" &&
+		fail "the package build (as root) created the user or group arpownd in the build chroot"
+	pass "the build created no user (install-exec-hook idle under DESTDIR)"
+	cp "$br/build/"*.deb "$br/build/"*.changes "$br/build/"*.dsc "$br/build/"*.tar.* \
+		"$br/build/"*.buildinfo "$OUT/" || fail "no build results in the chroot"
+	DEB=$OUT/arpownd_${VERSION}_$ARCH.deb
+	CHANGES=$OUT/arpownd_${VERSION}_$ARCH.changes
+	[ -f "$DEB" ] && [ -f "$CHANGES" ] || fail "dpkg-buildpackage made no $(basename "$DEB") / .changes: $(ls "$OUT")"
+}
+
+run_lintian() {		# run_lintian FILE: no error, no warning that is not overridden
+	local rc=0 log=$TMPDIR_T/lintian.log
+	timeout 300 lintian -I -E --pedantic --fail-on error,warning "$1" >"$log" 2>&1 || rc=$?
+	sed -i '/running with root privileges is not recommended/d' "$log"
+	cat "$log"
+	[ "$rc" -eq 0 ] || fail "lintian $(basename "$1"): status $rc (errors or warnings above)"
+	pass "lintian -I -E --pedantic $(basename "$1"): no errors or warnings ($(grep -c '^[A-Z]: ' "$log") tags of lower severity)"
+}
+
+if [ -n "${ARPOWND_DEB:-}" ]; then
+	DEB=$(_abs "$ARPOWND_DEB")
+	[ -f "$DEB" ] || fail "ARPOWND_DEB=$ARPOWND_DEB: no such file"
+	VERSION=$(dpkg-deb -f "$DEB" Version)
+	say "installing the prebuilt $DEB"
+	run_lintian "$DEB"
+else
+	build_deb
+	run_lintian "$CHANGES"
+fi
+
+# ---- what is in the package ---------------------------------------------
+dpkg-deb -c "$DEB" | awk '{ print substr($6, 2) }' >"$TMPDIR_T/contents"
+has() { grep -qxF "$1" "$TMPDIR_T/contents" || fail "the package lacks $1"; }
+# every program and man page that make install puts in place
+for p in $(sed -n 's/^sbin_PROGRAMS *= *//p' "$SRC/Makefile.am"); do has "/usr/sbin/${p##*/}"; done
+for m in $(sed -n 's/^man_MANS *= *//p' "$SRC/Makefile.am"); do
+	m=${m##*/}
+	has "/usr/share/man/man${m##*.}/$m.gz"
+done
+has /lib/systemd/system/arpownd.service
+has /etc/arpownd.conf
+dpkg-deb --ctrl-tarfile "$DEB" | tar -xOf - ./conffiles 2>/dev/null | grep -qx /etc/arpownd.conf ||
+	fail "/etc/arpownd.conf is not in the package's conffiles"
+pass "the package: $(grep -c '[^/]$' "$TMPDIR_T/contents") files, /etc/arpownd.conf a conffile"
+
+# ---- the container ---------------------------------------------------------
+root_tree
+# each dependency must be in the container's root tree: it has no way to a
+# mirror (its network is the test's namespaces)
+for d in $(dpkg-deb -f "$DEB" Depends Pre-Depends | sed 's/^[A-Za-z-]*: //' | tr ',' '\n' |
+	sed 's/|.*//; s/(.*//; s/:any//; s/ //g' | grep .); do
+	dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f='${Status}' "$d" 2>/dev/null | grep -q 'ok installed' ||
+		fail "the package depends on $d, which the container's root tree lacks: add it to ROOT_PKGS in tests/system/lib.sh"
+done
+seed_net
+# true originals that are not the kernel's defaults: whatever the package
+# does, eth1 must come back to these, never 8
+sysctl_set h eth1 arp_ignore 2
+sysctl_set h eth1 arp_announce 1
+make_cgroups
+mount_root
+mkdir -p "$MERGED/var/cache/arpownd-test"
+install -m 0644 "$DEB" "$MERGED/var/cache/arpownd-test/"
+CDEB=/var/cache/arpownd-test/${DEB##*/}
+boot
+
+capt() { ce_t 120 env DEBIAN_FRONTEND=noninteractive apt-get -q -y "$@" </dev/null; }
+status() { ce dpkg-query -W -f='${Status}' arpownd 2>/dev/null; }
+user_line() { ce getent passwd arpownd; }
+STATUS3="answering ARP on 3 interfaces for 3 addresses"
+STATUS2="answering ARP on 2 interfaces for 2 addresses"
+MANAGED3="eth0=8/2 eth1=8/2 eth2=8/2"
+
+# arpownd processes in the container (its pid namespace), by the host's /proc
+daemon_pids() {
+	local p
+	for p in $(ip netns pids "${NS_PREFIX}h" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = arpownd ] && echo "$p"
+	done
+}
+
+# none of h's interfaces (nor all, default) at arp_ignore 8
+none_at_8() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	ns h sh -c 'for f in /proc/sys/net/ipv4/conf/*/arp_ignore; do
+		read -r v <"$f"; [ "$v" = 8 ] && echo "${f%/arp_ignore}"; done; true' |
+		sed 's|.*/||' | tr '\n' ' '
+}
+
+# check_installed WHEN STATUS PAIRS: what an installed package gives
+check_installed() {
+	local when=$1 st=$2 want=$3 line uid gid pw_home pw_shell hp duid dgid
+	expect_eq "$(status)" "install ok installed" "$when: dpkg says installed"
+	expect_eq "$(ce systemctl is-enabled arpownd)" enabled "$when: systemctl is-enabled arpownd"
+	expect_eq "$(ce systemctl is-active arpownd)" active "$when: systemctl is-active arpownd"
+	expect_eq "$(prop SubState)" running "$when: running"
+	wait_for 3000 _status_is "$st" || fail "$when: StatusText is '$(prop StatusText)', not '$st'"
+	line=$(user_line) || fail "$when: no user arpownd"
+	IFS=: read -r _ _ uid gid _ pw_home pw_shell <<<"$line"
+	[ "$uid" -ge 100 ] && [ "$uid" -le 999 ] || fail "$when: arpownd's uid $uid is not a system uid (100..999)"
+	expect_eq "$(ce getent group arpownd | cut -d: -f3)" "$gid" "$when: the group arpownd is the user's primary group"
+	expect_eq "$pw_home:$pw_shell" /nonexistent:/usr/sbin/nologin "$when: no home, no login shell"
+	hp=$(host_pid "$(prop MainPID)") || fail "$when: no host pid for MainPID $(prop MainPID)"
+	duid=$(awk '/^Uid:/ { print ($2 == $3 && $3 == $4 && $4 == $5) ? $2 : "mixed" }' "/proc/$hp/status")
+	dgid=$(awk '/^Gid:/ { print ($2 == $3 && $3 == $4 && $4 == $5) ? $2 : "mixed" }' "/proc/$hp/status")
+	expect_eq "$duid:$dgid" "$uid:$gid" "$when: the daemon runs as the system user arpownd (uid $uid), not a dynamic one"
+	expect_eq "$(ce stat -L -c '%U:%G %a' /run/arpownd)" "arpownd:arpownd 700" "$when: /run/arpownd is arpownd's, 0700"
+	wait_for 3000 _pairs_are "$want" || fail "$when: $(pairs), not $want"
+	pass "$when: $want"
+	expect_reply c c0 10.0.0.1 "$MAC0" "$when: 10.0.0.1 answered by eth0 alone"
+	expect_reply c c0 10.0.0.2 "$MAC1" "$when: 10.0.0.2 answered by eth1 alone"
+}
+
+# check_conffile WHEN: listed in ${Conffiles}, and whether it is the
+# package's (unmodified) or edited, by its md5sum
+conffile_sum() { ce dpkg-query -W -f='${Conffiles}\n' arpownd | awk '$1 == "/etc/arpownd.conf" { print $2 }'; }
+
+# ---- install ---------------------------------------------------------------
+ce getent passwd arpownd >/dev/null && fail "the container's root tree already has a user arpownd"
+expect_eq "$(pairs)" "$ORIG" "before the install: the originals"
+say "apt-get install $CDEB"
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB: $out"
+check_installed "installed" "$STATUS3" "$MANAGED3"
+UID1=$(user_line | cut -d: -f3)
+expect_silence f f0 10.0.0.1 "installed: the outside cannot probe the inside 10.0.0.1"
+expect_reply f f0 10.1.0.1 "$MAC2" "installed: 10.1.0.1 answered by eth2"
+sum=$(conffile_sum)
+[ -n "$sum" ] || fail "dpkg-query -W -f='\${Conffiles}' arpownd does not list /etc/arpownd.conf"
+expect_eq "$(ce md5sum /etc/arpownd.conf | cut -d' ' -f1)" "$sum" "/etc/arpownd.conf is a conffile, unmodified"
+cmp -s "$MERGED/etc/arpownd.conf" "$SRC/conf/arpownd.conf" || fail "/etc/arpownd.conf is not the example conf/arpownd.conf"
+pass "/etc/arpownd.conf is the documented example"
+
+# ---- an upgrade (the same version again) keeps the admin's edit -------
+printf '# edited by the admin\n[global]\ninterfaces = eth0 eth1\n' >"$MERGED/etc/arpownd.conf"
+old=$(prop MainPID)
+out=$(ce_t 120 dpkg -i "$CDEB" </dev/null 2>&1) || fail "dpkg -i over the installed package: $out"
+grep -q '^# edited by the admin' "$MERGED/etc/arpownd.conf" || fail "the reinstall replaced the edited /etc/arpownd.conf"
+pass "reinstall: the edited /etc/arpownd.conf kept, no question asked"
+[ "$(prop MainPID)" != "$old" ] || fail "reinstall: the daemon was not restarted (MainPID still $old)"
+check_installed "reinstalled" "$STATUS2" "eth0=8/2 eth1=8/2 eth2=0/0"
+pass "reinstall: restarted with the edited configuration, eth2 back to its original 0/0"
+
+# ---- remove -------------------------------------------------------------
+say "apt-get remove arpownd"
+out=$(capt remove arpownd 2>&1) || fail "apt-get remove arpownd: $out"
+expect_eq "$(status)" "deinstall ok config-files" "removed: dpkg keeps only the configuration"
+expect_eq "$(ce systemctl is-active arpownd)" inactive "removed: the unit is stopped"
+[ -z "$(daemon_pids)" ] || fail "removed: arpownd still runs (host pids $(daemon_pids))"
+expect_eq "$(none_at_8)" "" "removed: no interface left at arp_ignore 8"
+expect_eq "$(pairs)" "$ORIG" "removed: the true originals back (eth1 2/1, never 8)"
+ask c c0 10.0.0.1
+[[ ,$MACS, == *,$MAC0,* ]] || fail "removed: eth0 does not answer 10.0.0.1 (replies from '$MACS')"
+pass "removed: the kernel answers 10.0.0.1 again ($NREPLY replies: $MACS)"
+ce test -e /usr/sbin/arpownd && fail "removed: /usr/sbin/arpownd is still there"
+grep -q '^# edited by the admin' "$MERGED/etc/arpownd.conf" || fail "removed: the edited /etc/arpownd.conf is gone"
+pass "removed: the program is gone, the edited configuration kept"
+ce test -d /run/arpownd || fail "removed: no /run/arpownd (the unit's RuntimeDirectoryPreserve=yes keeps it; purge has nothing to test)"
+
+# ---- purge --------------------------------------------------------------
+out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
+st=$(status) || true
+[ -z "$st" ] || [ "$st" = "unknown ok not-installed" ] || fail "purged: dpkg says '$st'"
+# (systemd 252 keeps a DynamicUser's preserved runtime directory in
+# /run/private/arpownd, /run/arpownd a link to it)
+for d in /run/arpownd /run/private/arpownd; do
+	ce test -e "$d" -o -L "$d" && fail "purged: $d is still there"
+done
+ce test -e /etc/arpownd.conf && fail "purged: /etc/arpownd.conf is still there"
+ce test -L /etc/systemd/system/multi-user.target.wants/arpownd.service &&
+	fail "purged: the unit is still enabled (multi-user.target.wants)"
+pass "purged: /run/arpownd, /etc/arpownd.conf and the enablement gone"
+user_line >/dev/null || fail "purged: the user arpownd was removed (README: it stays)"
+pass "purged: the user arpownd stays (Debian practice, see README)"
+expect_eq "$(pairs)" "$ORIG" "purged: the originals"
+
+# ---- install again, then a boot ------------------------------------------
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install again: $out"
+check_installed "installed again" "$STATUS3" "$MANAGED3"
+expect_eq "$(user_line | cut -d: -f3)" "$UID1" "installed again: the same user (uid $UID1)"
+cmp -s "$MERGED/etc/arpownd.conf" "$SRC/conf/arpownd.conf" || fail "installed again: /etc/arpownd.conf is not the example"
+expect_eq "$(ce md5sum /etc/arpownd.conf | cut -d' ' -f1)" "$(conffile_sum)" "installed again: a fresh, unmodified conffile"
+poweroff
+expect_eq "$(pairs)" "$ORIG" "after poweroff: the originals"
+boot
+check_installed "after a boot" "$STATUS3" "$MANAGED3"
+out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
+expect_eq "$(none_at_8)" "" "purged at last: no interface at arp_ignore 8"
+expect_eq "$(pairs)" "$ORIG" "purged at last: the originals"
+poweroff
+
+say "done: $BOOTS boots; the root tree was $ROOT_HOW"
