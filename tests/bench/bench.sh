@@ -24,7 +24,10 @@ DLOG=$TMPDIR_T/arpownd.log
 # limits off: the benchmark measures the responder, not the rate limiter;
 # no -d: nothing per packet is logged (info, the default, logs nothing per
 # packet, and SIGUSR1's counters are info lines)
-printf '[global]\nlog_level = info\nsender_rate = 0\ntotal_rate = 0\n' >"$CONF"
+# user: a uid:gid no other process uses, as the integration tests do (the
+# daemon no longer falls back to nobody)
+printf '[global]\nuser = %s\nlog_level = info\nsender_rate = 0\ntotal_rate = 0\n' \
+	"${ARPOWND_TEST_USER:-61999:61999}" >"$CONF"
 wait_for 3000 ns c "$ARPC" -q -i cv -w 100 10.0.0.1 >/dev/null || fail "veth pair not up"
 
 ROWS=()
