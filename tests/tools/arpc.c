@@ -1,9 +1,12 @@
-/* arpc.c — ARP client for the integration tests.
+/* arpc.c — ARP client for the integration tests and the benchmark.
  *
  * Sends crafted ARP frames on one interface through an AF_PACKET socket and
  * reports the replies that answer them; with --notify-listen it is instead a
  * systemd notification listener (an AF_UNIX datagram socket that logs what
- * it receives).  Plain libc, Linux only.  Run "arpc --help" for the usage.
+ * it receives).  With --threads it is the benchmark's load generator:
+ * sending threads spread over the CPUs, replies read from a mapped ring
+ * behind a BPF filter, and every reply matched to a request of its sender.
+ * Plain libc, Linux only.  Run "arpc --help" for the usage.
  */
 #define _GNU_SOURCE
 
@@ -12,12 +15,15 @@
 #include <getopt.h>
 #include <ifaddrs.h>
 #include <inttypes.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,6 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -44,6 +53,21 @@
 #define MAX_FRAME	1500		/* --pad/--garbage limit, whole frame */
 #define MAX_COUNT	10000000UL
 #define MAX_VARY	(1UL << 24)
+#define MAX_THREADS	16
+/* --threads: a thread sends what is due in bursts of at most TX_BATCH and
+ * sleeps until the next burst is due: every TX_PACE_NS (at most TX_PACE
+ * requests, at least one) */
+#define TX_PACE		16
+#define TX_PACE_NS	50000.0
+/* --threads: the receive ring, TPACKET_V3.  64 blocks of 1 MiB hold ~500k
+ * replies (1.3 s at 400k/s) should the reader stall (16 blocks did not
+ * always do beside a responder spinning on the other CPU); a block is
+ * handed over when full or RING_TOV_MS after its first frame. */
+#define RING_BLOCK	(1U << 20)
+#define RING_NBLOCKS	64
+#define READER_NICE	(-10)
+#define RING_FRAME	2048		/* frame_size: only checked by V3 */
+#define RING_TOV_MS	2
 #define TX_BATCH	64
 #define RX_BATCH	64
 #define RX_BUFLEN	4096
@@ -68,6 +92,7 @@ struct opts {
 	double		 rate;
 	unsigned long	 wait_ms, limit_ms, wait_reply_ms;
 	bool		 quiet, hex, verbose, pingpong, stats, busy;
+	unsigned	 threads;		/* 0: the single-threaded loop */
 	const char	*notify_path;
 	unsigned long	 notify_timeout_ms;
 };
@@ -80,6 +105,8 @@ static unsigned long g_received;
 static uint8_t g_macs[MAX_MACS][6];
 static unsigned g_nmacs;
 static bool g_macs_overflow;
+/* --threads: replies per sender (index i mod --vary) */
+static unsigned long *g_rep;
 
 /* --pingpong: the request waited for. */
 static bool pp_waiting, pp_got;
@@ -123,6 +150,12 @@ static const char usage_text[] =
 "                  and report round-trip percentiles\n"
 "  --wait-reply MS --pingpong per-request timeout (default 100)\n"
 "  --stats         add achieved_rate (requests/s), send_ms and rx_drops\n"
+"  --threads N     load generator: N sending threads, one per CPU in turn,\n"
+"                  each with its own socket (no queueing discipline) and\n"
+"                  RATE/N of the rate; replies are read from a mapped ring\n"
+"                  behind a BPF filter (all ARP frames with -v); each reply\n"
+"                  is matched to a request of the sender it answers (one,\n"
+"                  or --vary N of them): adds \"answered A dup D\"\n"
 "  --notify-listen PATH   log datagrams received on AF_UNIX socket PATH as\n"
 "                  \"T_MS MESSAGE\" (CLOCK_MONOTONIC ms); exit 0 once idle\n"
 "                  200 ms after STOPPING=1, 1 at the timeout\n"
@@ -130,6 +163,9 @@ static const char usage_text[] =
 "Output: \"reply from IP is-at MAC eth-src MAC eth-dst MAC tip IP tha MAC len N\"\n"
 "per reply, then \"sent N received M macs MAC[,MAC...]\" (\"-\" for none),\n"
 "with --pingpong \" rtt_us p50 X p90 Y p99 Z max W lost L\".\n"
+"\"received\" counts reply frames (two replies to one request count twice);\n"
+"with --threads \"answered\" counts requests matched to a reply and \"dup\"\n"
+"the replies beyond the requests their sender made.\n"
 "Exit: 0 at least one reply, 1 none, 2 usage or system error.\n";
 
 static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -301,7 +337,7 @@ parse_ip(const char *s, const char *what)
 enum {
 	OPT_HRD = 256, OPT_PRO, OPT_HLN, OPT_PLN, OPT_TRUNCATE, OPT_PAD,
 	OPT_GARBAGE, OPT_VARY, OPT_PINGPONG, OPT_WAIT_REPLY, OPT_STATS, OPT_BUSY,
-	OPT_NOTIFY_LISTEN, OPT_NOTIFY_TIMEOUT, OPT_HELP
+	OPT_NOTIFY_LISTEN, OPT_NOTIFY_TIMEOUT, OPT_THREADS, OPT_HELP
 };
 
 static const struct option long_opts[] = {
@@ -317,6 +353,7 @@ static const struct option long_opts[] = {
 	{ "busy",		no_argument,	   NULL, OPT_BUSY },
 	{ "wait-reply",		required_argument, NULL, OPT_WAIT_REPLY },
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
+	{ "threads",		required_argument, NULL, OPT_THREADS },
 	{ "notify-listen",	required_argument, NULL, OPT_NOTIFY_LISTEN },
 	{ "notify-timeout",	required_argument, NULL, OPT_NOTIFY_TIMEOUT },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
@@ -438,6 +475,9 @@ parse_args(int argc, char **argv)
 		case OPT_STATS:
 			O.stats = true;
 			break;
+		case OPT_THREADS:
+			O.threads = (unsigned)parse_num(optarg, "--threads", 1, MAX_THREADS);
+			break;
 		case OPT_NOTIFY_LISTEN:
 			if (optarg[0] == '\0' || strlen(optarg) >= sizeof(g_unlink_path))
 				die_usage("--notify-listen: bad socket path '%s'", optarg);
@@ -476,6 +516,8 @@ parse_args(int argc, char **argv)
 		    O.pad, O.garbage, MAX_FRAME);
 	if (O.pingpong && !O.have_rate)
 		O.rate = 0;
+	if (O.threads && O.pingpong)
+		die_usage("--threads is for floods, not --pingpong");
 }
 
 /* ---- interface ----------------------------------------------------- */
@@ -719,6 +761,8 @@ handle_frame(const uint8_t *f, size_t caplen, size_t len, unsigned pkttype, uint
 	}
 
 	g_received++;
+	if (g_rep)
+		g_rep[idx]++;
 	for (k = 0; k < g_nmacs; k++)
 		if (memcmp(g_macs[k], f + 22, 6) == 0)
 			break;
@@ -976,6 +1020,401 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 	return now_ns() < deadline || O.wait_ms == 0;
 }
 
+/* ---- load generator (--threads) ------------------------------------ */
+
+/*
+ * One client process on the responder's machine cannot offer what a
+ * remote one does: on veth the whole path (our send, the peer's receive,
+ * the kernel's own ARP reply, the reply's way back to us) runs in softirq
+ * on the CPU that sent the request.  So the sending is spread over the
+ * CPUs, one socket and one share of the rate per thread, and the replies
+ * are read by the main thread from a mapped TPACKET_V3 ring: frames are
+ * copied once, in softirq, with no system call per reply, and a stall of
+ * the reader costs nothing until the ring (~1.3 s at 400k/s) is full,
+ * which PACKET_STATISTICS would then count as rx_drops.
+ */
+
+struct txw {
+	pthread_t	 tid;
+	int		 cpu;		/* -1: not pinned */
+	int		 fd;
+	int		 err;		/* errno of a failed send, 0 */
+	bool		 done;		/* atomic: the thread has finished */
+	unsigned long	 sent, blocked;
+	uint64_t	 t_first, t_last;
+	uint8_t		(*buf)[MAX_FRAME];
+};
+
+static struct txw g_txw[MAX_THREADS];
+static uint64_t g_start, g_deadline;
+static int g_ifindex;
+static unsigned long g_next;		/* atomic: the next request to claim */
+static uint64_t *g_sentmap;		/* atomic: bit i set once request i went */
+static unsigned long g_tx_blocked;
+
+static uint8_t *g_ring;
+static unsigned g_ring_cur;
+
+/* Only replies from the address asked for reach the ring: at 400k/s the
+ * broadcast requests of other clients on the segment would otherwise
+ * share it.  -v wants to see everything. */
+static void
+attach_filter(int fd)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 20),		/* ARP op */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 2, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 28),		/* sender IP */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ntohl(O.tip), 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0x40000),		/* whole frame */
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0)
+		die_sys("SO_ATTACH_FILTER on %s", O.ifname);
+}
+
+static int
+ring_socket(void)
+{
+	struct tpacket_req3 req;
+	struct sockaddr_ll sll;
+	int fd, one = 1, v = TPACKET_V3;
+
+	g_ifindex = (int)if_nametoindex(O.ifname);
+	if (g_ifindex == 0)
+		die_sys("-i %s", O.ifname);
+	/* protocol 0 until the ring and the filter are in place */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die_sys("socket(AF_PACKET) for %s", O.ifname);
+	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0)
+		die_sys("PACKET_VERSION TPACKET_V3");
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = RING_BLOCK;
+	req.tp_block_nr = RING_NBLOCKS;
+	req.tp_frame_size = RING_FRAME;
+	req.tp_frame_nr = RING_BLOCK / RING_FRAME * RING_NBLOCKS;
+	req.tp_retire_blk_tov = RING_TOV_MS;
+	if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0)
+		die_sys("PACKET_RX_RING of %u x %u bytes", RING_NBLOCKS, RING_BLOCK);
+	g_ring = mmap(NULL, (size_t)RING_BLOCK * RING_NBLOCKS, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (g_ring == MAP_FAILED)
+		die_sys("mmap of the receive ring");
+	if (!O.verbose)
+		attach_filter(fd);
+	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ARP);
+	sll.sll_ifindex = g_ifindex;
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		die_sys("bind AF_PACKET to %s", O.ifname);
+	return fd;
+}
+
+/* Hand every filled block to handle_frame, and back to the kernel. */
+static void
+ring_walk(void)
+{
+	for (;;) {
+		struct tpacket_block_desc *b =
+		    (void *)(g_ring + (size_t)g_ring_cur * RING_BLOCK);
+		const uint8_t *p;
+		uint32_t k, np;
+		uint64_t t;
+
+		if ((__atomic_load_n(&b->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
+		    TP_STATUS_USER) == 0)
+			return;
+		t = now_ns();
+		np = b->hdr.bh1.num_pkts;
+		p = (const uint8_t *)b + b->hdr.bh1.offset_to_first_pkt;
+		for (k = 0; k < np; k++) {
+			const struct tpacket3_hdr *h = (const void *)p;
+			const struct sockaddr_ll *sll =
+			    (const void *)(p + TPACKET_ALIGN(sizeof(*h)));
+
+			handle_frame(p + h->tp_mac, h->tp_snaplen, h->tp_len,
+			    sll->sll_pkttype, t);
+			p += h->tp_next_offset;
+		}
+		__atomic_store_n(&b->hdr.bh1.block_status, TP_STATUS_KERNEL,
+		    __ATOMIC_RELEASE);
+		g_ring_cur = (g_ring_cur + 1) % RING_NBLOCKS;
+	}
+}
+
+static void
+ring_wait(int fd, uint64_t until_ns)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint64_t now = now_ns();
+	int ms;
+
+	if (until_ns <= now)
+		return;
+	/* a block retires RING_TOV_MS after its first frame: no need to
+	 * wake more often than that */
+	ms = (int)((until_ns - now + NS_PER_MS - 1) / NS_PER_MS);
+	if (ms > RING_TOV_MS)
+		ms = RING_TOV_MS;
+	if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+		die_sys("poll on %s", O.ifname);
+}
+
+static void
+sleep_until(uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / NS_PER_S), (long)(t % NS_PER_S) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Requests due by now on the common schedule (all of them at -r 0). */
+static unsigned long
+tx_due(uint64_t now)
+{
+	double d;
+
+	if (O.rate <= 0)
+		return O.count;
+	d = 1.0 + (double)(now - g_start) * 1e-9 * O.rate;
+	return d < (double)O.count ? (unsigned long)d : O.count;
+}
+
+/* Claim up to TX_BATCH of the requests due: [*first, *first + n). */
+static unsigned
+tx_claim(unsigned long due, unsigned long *first)
+{
+	unsigned long cur = __atomic_load_n(&g_next, __ATOMIC_RELAXED);
+	unsigned long n;
+
+	do {
+		if (cur >= due)
+			return 0;
+		n = due - cur > TX_BATCH ? TX_BATCH : due - cur;
+	} while (!__atomic_compare_exchange_n(&g_next, &cur, cur + n, false,
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	*first = cur;
+	return (unsigned)n;
+}
+
+/* A sending socket: bound to the interface with protocol 0, so that it
+ * sends without an address and receives nothing; no queueing discipline
+ * on the load generator's own side.  (A PACKET_TX_RING was tried: on
+ * veth its zero-copy frames are copied again, skb_copy_ubufs, before
+ * they may cross into the peer's namespace, and it measured slower.) */
+static void
+tx_open(struct txw *w)
+{
+	struct sockaddr_ll sll;
+	int one = 1;
+
+	if ((w->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) < 0)
+		die_sys("socket(AF_PACKET) for %s", O.ifname);
+	(void)setsockopt(w->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = g_ifindex;
+	if (bind(w->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		die_sys("bind AF_PACKET to %s", O.ifname);
+	if ((w->buf = malloc(sizeof(*w->buf) * TX_BATCH)) == NULL)
+		die_sys("malloc");
+}
+
+/*
+ * The threads share one schedule and claim the requests due in batches:
+ * whichever thread has a CPU sends them.  Owning a fixed share instead,
+ * a thread whose CPU the responder keeps busy would hold back the rest.
+ */
+static void *
+tx_main(void *arg)
+{
+	struct txw *w = arg;
+	struct iovec iov[TX_BATCH];
+	struct mmsghdr msg[TX_BATCH];
+	/* 16 requests at 400k/s, one at 1000/s: paced, not in bursts */
+	double pace = O.rate * TX_PACE_NS * 1e-9;
+	unsigned k;
+
+	if (w->cpu >= 0) {
+		cpu_set_t cs;
+
+		CPU_ZERO(&cs);
+		CPU_SET(w->cpu, &cs);
+		(void)pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	}
+	/* the default 50 us of timer slack is a whole burst at 400k/s */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	if (pace > TX_PACE)
+		pace = TX_PACE;
+	if (pace < 1.0)
+		pace = 1.0;
+	/* no address: the socket is bound to the interface (copying one
+	 * in for every frame measured 3.5% of the sending path) */
+	memset(msg, 0, sizeof(msg));
+	for (k = 0; k < TX_BATCH; k++) {
+		iov[k].iov_base = w->buf[k];
+		msg[k].msg_hdr.msg_iov = &iov[k];
+		msg[k].msg_hdr.msg_iovlen = 1;
+	}
+	for (;;) {
+		uint64_t now = now_ns();
+		unsigned long first, i;
+		unsigned n, off = 0;
+
+		if (now >= g_deadline)
+			break;
+		if ((n = tx_claim(tx_due(now), &first)) == 0) {
+			uint64_t next;
+
+			if (__atomic_load_n(&g_next, __ATOMIC_RELAXED) >= O.count)
+				break;
+			/* until the next burst is due */
+			next = g_start + (uint64_t)(((double)__atomic_load_n(&g_next,
+			    __ATOMIC_RELAXED) + pace - 1.0) * 1e9 / O.rate);
+			sleep_until(next < g_deadline ? next : g_deadline);
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			iov[k].iov_len = build_frame(first + k, w->buf[k]);
+		/* claimed requests are ours to send: retry until the deadline */
+		while (off < n) {
+			int r = sendmmsg(w->fd, msg + off, n - off, MSG_DONTWAIT);
+
+			if (r < 0) {
+				if (errno != EAGAIN && errno != EWOULDBLOCK &&
+				    errno != ENOBUFS && errno != EINTR) {
+					w->err = errno;
+					goto out;
+				}
+				w->blocked++;
+				if (now_ns() >= g_deadline)
+					goto out;
+				sleep_until(now_ns() + 50000);
+				continue;
+			}
+			if (w->sent == 0)
+				w->t_first = now;
+			for (i = first + off; i < first + off + (unsigned)r; i++)
+				__atomic_fetch_or(&g_sentmap[i >> 6], (uint64_t)1 << (i & 63),
+				    __ATOMIC_RELAXED);
+			off += (unsigned)r;
+			w->sent += (unsigned)r;
+			w->t_last = now_ns();
+		}
+	}
+out:
+	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static bool
+run_threads(int fd, uint64_t deadline)
+{
+	cpu_set_t allowed;
+	int cpus[CPU_SETSIZE], ncpu = 0, c;
+	unsigned t, done;
+	int err;
+
+	g_deadline = deadline;
+	if ((g_rep = calloc(O.vary ? O.vary : 1, sizeof(*g_rep))) == NULL ||
+	    (g_sentmap = calloc(O.count / 64 + 1, sizeof(*g_sentmap))) == NULL)
+		die_sys("malloc for %lu requests", O.count);
+	/* thread t on the t-th CPU this process may use: at 400k/s the
+	 * threads must not share one */
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0)
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &allowed))
+				cpus[ncpu++] = c;
+	for (t = 0; t < O.threads; t++) {
+		g_txw[t].cpu = ncpu > 1 ? cpus[t % (unsigned)ncpu] : -1;
+		tx_open(&g_txw[t]);
+	}
+	/* the schedule starts now, not before the ring was populated */
+	g_start = now_ns();
+	for (t = 0; t < O.threads; t++)
+		if ((err = pthread_create(&g_txw[t].tid, NULL, tx_main, &g_txw[t])) != 0) {
+			errno = err;
+			die_sys("pthread_create");
+		}
+	/* The reader needs a few percent of a CPU, but promptly: beside
+	 * senders that never sleep and a responder that spins it waited
+	 * long enough to fill a 16 MiB ring.  On Linux a nice value is per
+	 * thread: the senders keep theirs.  Best effort (needs root). */
+	(void)setpriority(PRIO_PROCESS, 0, READER_NICE);
+	do {
+		ring_walk();
+		ring_wait(fd, now_ns() + RING_TOV_MS * NS_PER_MS);
+		for (done = 0, t = 0; t < O.threads; t++)
+			done += __atomic_load_n(&g_txw[t].done, __ATOMIC_ACQUIRE);
+	} while (done < O.threads);
+	err = 0;
+	for (t = 0; t < O.threads; t++) {
+		struct txw *w = &g_txw[t];
+
+		(void)pthread_join(w->tid, NULL);
+		if (w->err && !err)
+			err = w->err;
+		if (w->sent > 0 && (g_sent == 0 || w->t_first < g_t_first))
+			g_t_first = w->t_first;
+		if (w->t_last > g_t_last)
+			g_t_last = w->t_last;
+		g_sent += w->sent;
+		g_tx_blocked += w->blocked;
+		close(w->fd);
+		free(w->buf);
+	}
+	if (err) {
+		errno = err;
+		die_sys("send on %s", O.ifname);
+	}
+	for (;;) {
+		uint64_t end = g_t_last + O.wait_ms * NS_PER_MS;
+
+		ring_walk();
+		if (end > deadline)
+			end = deadline;
+		if (now_ns() >= end)
+			break;
+		ring_wait(fd, end);
+	}
+	return now_ns() < deadline || O.wait_ms == 0;
+}
+
+/*
+ * An ARP reply echoes only its requester's addresses, so a reply can be
+ * told apart from another only by the sender it answers: each is matched
+ * to an outstanding request of that sender, and a reply beyond the
+ * requests that sender made is a duplicate.  Matching at the end is the
+ * same as matching on arrival: no reply can come before its request.
+ */
+static void
+match_replies(unsigned long *answered, unsigned long *dups)
+{
+	unsigned long n = O.vary ? O.vary : 1, *sent, i, k;
+
+	if ((sent = calloc(n, sizeof(*sent))) == NULL)
+		die_sys("malloc for %lu senders", n);
+	for (i = 0; i < O.count; i++)
+		if (g_sentmap[i >> 6] & (uint64_t)1 << (i & 63))
+			sent[i % n]++;
+	*answered = *dups = 0;
+	for (k = 0; k < n; k++) {
+		if (g_rep[k] > sent[k]) {
+			*answered += sent[k];
+			*dups += g_rep[k] - sent[k];
+		} else {
+			*answered += g_rep[k];
+		}
+	}
+	free(sent);
+}
+
 static int
 cmp_u64(const void *a, const void *b)
 {
@@ -1016,9 +1455,11 @@ run_arp(void)
 
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	g_fd = open_socket();
+	g_fd = O.threads ? ring_socket() : open_socket();
 	iface_defaults(g_fd);
-	if (O.pingpong) {
+	if (O.threads) {
+		in_time = run_threads(g_fd, deadline);
+	} else if (O.pingpong) {
 		rtt = malloc(O.count * sizeof(*rtt));
 		if (!rtt)
 			die_sys("malloc for %lu round trips", O.count);
@@ -1037,6 +1478,12 @@ run_arp(void)
 		printf("%s%s", k ? "," : "", mac_str(g_macs[k], mb));
 	if (g_macs_overflow)
 		fputs(",...", stdout);
+	if (O.threads) {
+		unsigned long answered, dups;
+
+		match_replies(&answered, &dups);
+		printf(" answered %lu dup %lu", answered, dups);
+	}
 	if (O.pingpong) {
 		qsort(rtt, nrtt, sizeof(*rtt), cmp_u64);
 		fputs(" rtt_us", stdout);
@@ -1056,6 +1503,8 @@ run_arp(void)
 		(void)getsockopt(g_fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl);
 		printf(" achieved_rate %.0f send_ms %.1f rx_drops %u",
 		    achieved, dur * 1e3, st.tp_drops);
+		if (O.threads)
+			printf(" tx_blocked %lu", g_tx_blocked);
 	}
 	putchar('\n');
 	if (fflush(stdout) != 0)
@@ -1064,6 +1513,8 @@ run_arp(void)
 	 * socket is left to exit(), whose close waits an RCU grace period. */
 	disarm_backstop();
 	free(rtt);
+	free(g_rep);
+	free(g_sentmap);
 	return g_received > 0 ? 0 : 1;
 }
 
