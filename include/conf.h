@@ -15,6 +15,8 @@
 #define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */
 #define CONF_DEFAULT_BUSY_POLL	100	/* microseconds */
 #define CONF_BUSY_POLL_MAX	2000	/* the loop yields every 2 ms anyway */
+#define CONF_DEFAULT_METRICS_INTERVAL 15	/* seconds between metrics_file writes */
+#define CONF_METRICS_INTERVAL_MAX 3600
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -43,6 +45,8 @@ struct conf {
 	long			 total_rate;	/* 0 = no limit */
 	long			 busy_poll_us;	/* keep polling after a frame; 0 = off */
 	bool			 qdisc_bypass;	/* replies skip the qdisc and the taps */
+	char			*metrics_file;	/* Prometheus textfile; NULL = none */
+	long			 metrics_interval;	/* seconds between its writes */
 	struct conf_iface	*sections;
 	size_t			 nsections;
 };
