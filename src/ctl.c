@@ -46,6 +46,7 @@ struct client {
 	bool		 root;		/* may pass an fd */
 	bool		 eof;		/* the peer has sent all it will */
 	bool		 closing;	/* close once the reply is out */
+	bool		 ready;		/* a request waits for serve_cb */
 	int		 passed;	/* an fd passed by root, or -1 */
 	char		 head[CTLP_HEAD_MAX];
 	size_t		 headlen;
@@ -64,6 +65,9 @@ struct ctl {
 	struct ev_loop	*loop;
 	ev_io		 lw;
 	ev_timer	 pause;		/* accept again after fd exhaustion */
+	ev_check	 serve;		/* one request answered per loop iteration */
+	ev_idle		 spin;		/* while requests wait: poll, never sleep */
+	int		 next;		/* the client serve_cb looks at first */
 	ctl_handler	*fn;
 	void		*arg;
 	size_t		 pending;	/* reply bytes not yet sent, all clients */
@@ -337,44 +341,87 @@ client_request(struct client *k, const char *line, size_t len)
 	client_reply(k, code, type, body, blen);
 }
 
-/* Answer the complete lines read so far, while each reply goes out at once. */
+/* Has k something to be answered (a line, an overlong one, a last one)? */
+static bool
+client_has_request(const struct client *k)
+{
+	return memchr(k->in, '\n', k->inlen) != NULL || k->inlen == sizeof(k->in) ||
+	    (k->eof && k->inlen > 0);
+}
+
+/*
+ * What next for k, once bytes came in or its reply went out: reading on,
+ * or in the queue for an answer, or gone.  Requests are answered by
+ * serve_cb, one per loop iteration in all, so that a dozen clients asking
+ * for big documents at once cannot hold the capture up for all of them
+ * in one go: between two answers the loop polls the capture again.
+ */
 static void
-client_process(struct client *k)
+client_next(struct client *k)
+{
+	struct ctl *c = k->c;
+
+	if (k->fd == -1 || k->headlen > 0)
+		return;			/* gone, or the write watcher carries on */
+	if (!k->closing && client_has_request(k)) {
+		ev_io_stop(c->loop, &k->rw);
+		k->ready = true;
+		ev_check_start(c->loop, &c->serve);
+		ev_idle_start(c->loop, &c->spin);	/* no sleeping meanwhile */
+		return;
+	}
+	if (k->closing || k->eof) {
+		client_drop(k);
+		return;
+	}
+	ev_io_start(c->loop, &k->rw);
+}
+
+/* Answer k's first request. */
+static void
+client_serve(struct client *k)
 {
 	char *nl;
 	size_t n;
 
-	while (k->fd != -1 && k->headlen == 0 && !k->closing) {
-		if ((nl = memchr(k->in, '\n', k->inlen)) == NULL) {
-			if (k->inlen == sizeof(k->in)) {
-				k->closing = true;
-				client_err(k, EX_USAGE, "request longer than %d bytes\n",
-				    CTLP_LINE_MAX - 1);
-			} else if (k->eof && k->inlen > 0) {
-				/* a last request without its newline (printf | nc) */
-				n = k->inlen;
-				k->inlen = 0;
-				k->closing = true;
-				client_request(k, k->in, n);
-			} else if (k->eof)
-				k->closing = true;
-			break;
-		}
+	if ((nl = memchr(k->in, '\n', k->inlen)) == NULL) {
+		n = k->inlen;
+		k->inlen = 0;
+		k->closing = true;
+		if (n == sizeof(k->in))
+			client_err(k, EX_USAGE, "request longer than %d bytes\n",
+			    CTLP_LINE_MAX - 1);
+		else	/* a last request without its newline (printf | nc) */
+			client_request(k, k->in, n);
+	} else {
 		n = (size_t)(nl - k->in);
 		client_request(k, k->in, n);
 		memmove(k->in, nl + 1, k->inlen - n - 1);
 		k->inlen -= n + 1;
 		client_deadline(k);	/* the next request's time starts now */
 	}
-	if (k->fd == -1)
-		return;
-	if (k->headlen > 0)
-		return;			/* the write watcher carries on */
-	if (k->closing) {
-		client_drop(k);
+	client_next(k);
+}
+
+static void
+serve_cb(struct ev_loop *loop, ev_check *w, int revents)
+{
+	struct ctl *c = w->data;
+	struct client *k;
+	int i;
+
+	(void)revents;
+	for (i = 0; i < CTL_CLIENTS; i++) {
+		k = &c->cl[(c->next + i) % CTL_CLIENTS];
+		if (k->fd == -1 || !k->ready)
+			continue;
+		c->next = (c->next + i + 1) % CTL_CLIENTS;
+		k->ready = false;
+		client_serve(k);
 		return;
 	}
-	ev_io_start(k->c->loop, &k->rw);
+	ev_check_stop(loop, &c->serve);
+	ev_idle_stop(loop, &c->spin);
 }
 
 /* Keep an fd root passed; close any other (nobody else may pass one). */
@@ -419,7 +466,7 @@ client_read(struct client *k)
 	mh.msg_control = cbuf.buf;
 	mh.msg_controllen = sizeof(cbuf.buf);
 	if (iov.iov_len == 0) {
-		client_process(k);
+		client_next(k);
 		return;
 	}
 	r = recvmsg(k->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
@@ -433,7 +480,7 @@ client_read(struct client *k)
 	if (r == 0)
 		k->eof = true;
 	k->inlen += (size_t)r;
-	client_process(k);
+	client_next(k);
 }
 
 static void
@@ -453,7 +500,15 @@ write_cb(struct ev_loop *loop, ev_io *w, int revents)
 	if (!client_flush(k))
 		return;
 	ev_io_stop(loop, &k->ww);
-	client_process(k);
+	client_next(k);
+}
+
+static void
+spin_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+	(void)loop;
+	(void)w;
+	(void)revents;
 }
 
 static void
@@ -614,7 +669,9 @@ ctl_start(struct ctl *c, struct ev_loop *loop, ctl_handler *fn, void *arg)
 	c->arg = arg;
 	ev_io_init(&c->lw, listen_cb, c->fd, EV_READ);
 	ev_timer_init(&c->pause, pause_cb, ACCEPT_PAUSE, 0.);
-	c->lw.data = c->pause.data = c;
+	ev_check_init(&c->serve, serve_cb);
+	ev_idle_init(&c->spin, spin_cb);
+	c->lw.data = c->pause.data = c->serve.data = c->spin.data = c;
 	ev_io_start(loop, &c->lw);
 }
 
@@ -674,6 +731,8 @@ ctl_close(struct ctl *c)
 	if (c->loop != NULL) {
 		ev_io_stop(c->loop, &c->lw);
 		ev_timer_stop(c->loop, &c->pause);
+		ev_check_stop(c->loop, &c->serve);
+		ev_idle_stop(c->loop, &c->spin);
 	}
 	if (c->fd != -1) {
 		close(c->fd);
