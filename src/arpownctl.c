@@ -157,6 +157,10 @@ conn_send(struct conn *c, const char *line, int fd)
 		if ((w = sendmsg(c->fd, &mh, MSG_NOSIGNAL)) == -1) {
 			if (errno == EINTR)
 				continue;
+			/* turned away (busy, not allowed) before the request was
+			 * read: the reply saying why is there to be read */
+			if (errno == EPIPE || errno == ECONNRESET)
+				return;
 			die(EX_IOERR, "%s: %s", c->path, strerror(errno));
 		}
 		off += (size_t)w;
