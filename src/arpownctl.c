@@ -201,6 +201,7 @@ conn_reply(struct conn *c, struct ctlp_head *h)
 	char head[CTLP_HEAD_MAX], *body;
 	size_t n;
 
+	memset(h, 0, sizeof(*h));
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += TIMEOUT_MS / 1000;
 	/* the header a byte at a time: it is short, and the body follows */

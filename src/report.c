@@ -29,7 +29,7 @@ collect_cb(struct tbl_iface *ifp, void *arg)
 
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
-		if ((v = realloc(c->v, c->cap * sizeof(*v))) == NULL) {
+		if ((v = realloc(c->v, c->cap * sizeof(*v))) == NULL) {	/* NOLINT(bugprone-sizeof-expression): pointers */
 			c->oom = true;
 			return 1;
 		}
@@ -60,7 +60,7 @@ rpt_sorted(const struct tbl *t, size_t *n)
 		c.n = 0;
 	}
 	if (c.n > 1)
-		qsort(c.v, c.n, sizeof(*c.v), by_ifindex);
+		qsort(c.v, c.n, sizeof(*c.v), by_ifindex);	/* NOLINT(bugprone-sizeof-expression): pointers */
 	*n = c.n;
 	return c.v;
 }
@@ -307,7 +307,7 @@ rec_cb(const struct cfl_rec *r, void *arg)
 
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 16;
-		if ((v = realloc(rs->v, rs->cap * sizeof(*v))) == NULL)
+		if ((v = realloc(rs->v, rs->cap * sizeof(*v))) == NULL)	/* NOLINT(bugprone-sizeof-expression): pointers */
 			return;		/* fewer records shown, never a crash */
 		rs->v = v;
 	}
@@ -336,7 +336,7 @@ rpt_conflicts(const struct rpt_view *v, FILE *f)
 	if (v->cfl != NULL)
 		cfl_each(v->cfl, rec_cb, &rs);
 	if (rs.n > 1)
-		qsort(rs.v, rs.n, sizeof(*rs.v), by_addr);
+		qsort(rs.v, rs.n, sizeof(*rs.v), by_addr);	/* NOLINT(bugprone-sizeof-expression): pointers */
 	jw_init(&w, f);
 	jw_obj(&w, NULL, false);
 	jw_int(&w, "schema", RPT_SCHEMA);
