@@ -21,7 +21,7 @@ enum arp_reason {
 	ARP_BAD_PRO,		/* protocol not IPv4 */
 	ARP_BAD_HLN,		/* hardware length not 6 */
 	ARP_BAD_PLN,		/* protocol length not 4 */
-	ARP_NOT_REQUEST,	/* op other than 1 */
+	ARP_NOT_REQUEST,	/* op other than 1 (a reply: fields filled, sender checked) */
 	ARP_BAD_SHA,		/* sender MAC broadcast, multicast or zero */
 	ARP_SRC_MISMATCH,	/* Ethernet source is not the ARP sender */
 	ARP_MARTIAN_SIP,	/* sender IP multicast, broadcast, 127/8, 0/8 */
@@ -34,13 +34,16 @@ enum arp_reason {
 struct arp_req {
 	int		ifindex;	/* interface the frame arrived on */
 	uint8_t		pkttype;	/* PACKET_HOST, PACKET_BROADCAST ... */
+	uint16_t	op;		/* ARPOP_REQUEST, or ARPOP_REPLY */
 	uint8_t		sha[ARP_ETH_LEN];
 	uint8_t		tha[ARP_ETH_LEN];
 	uint32_t	sip;
 	uint32_t	tip;
 };
 
-/* Decode a DLT_LINUX_SLL2 frame of caplen bytes into req; says why not. */
+/* Decode a DLT_LINUX_SLL2 frame of caplen bytes into req; says why not.
+ * A reply comes back as ARP_NOT_REQUEST with req filled, once its sender
+ * passed the same checks as a request's (conflicts are seen in replies). */
 enum arp_reason arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req);
 
 /* The arrival ifindex of a DLT_LINUX_SLL2 frame, 0 when too short to say. */
@@ -48,6 +51,12 @@ int arp_ifindex(const uint8_t *pkt, size_t caplen);
 
 /* Build the kernel's reply to req from mac into out; returns its length. */
 size_t arp_build_reply(const struct arp_req *req, const uint8_t mac[static ARP_ETH_LEN],
+    uint8_t out[static ARP_FRAME_LEN]);
+
+/* Build a gratuitous ARP for addr from mac into out, op ARPOP_REQUEST (an
+ * RFC 5227 announcement: sender = target = addr, target MAC zero) or
+ * ARPOP_REPLY (target MAC = mac), to the broadcast address; its length. */
+size_t arp_build_announce(uint16_t op, const uint8_t mac[static ARP_ETH_LEN], uint32_t addr,
     uint8_t out[static ARP_FRAME_LEN]);
 
 /* A short stable name for a reason, for logs and counters. */

@@ -4,7 +4,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "ranges.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR		"/etc"	/* configure --sysconfdir */
@@ -17,6 +20,8 @@
 #define CONF_BUSY_POLL_MAX	2000	/* the loop yields every 2 ms anyway */
 #define CONF_DEFAULT_METRICS_INTERVAL 15	/* seconds between metrics_file writes */
 #define CONF_METRICS_INTERVAL_MAX 3600
+#define CONF_DEFAULT_ANN_COUNT	3
+#define CONF_DEFAULT_ANN_INTERVAL 1.1	/* seconds: past the neighbour locktime */
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -24,19 +29,63 @@ struct conf_glob {
 	bool	 neg;
 };
 
+/* announce_form */
+enum conf_form {
+	CONF_FORM_REQUEST = 1,		/* RFC 5227 announcement */
+	CONF_FORM_REPLY = 2,		/* gratuitous reply */
+	CONF_FORM_BOTH = 3,
+};
+
+/* defend: RFC 5227 section 2.4, as n-acd names them */
+enum conf_defend {
+	CONF_DEFEND_NEVER = 0,		/* log only */
+	CONF_DEFEND_ONCE,		/* once; a conflict that persists is given up */
+	CONF_DEFEND_ALWAYS,		/* again and again, once per DEFEND_INTERVAL */
+};
+
+/* What an [interface] section may set for the interfaces it matches;
+ * -1 = not set there (the lists: see struct conf_acl).  The same,
+ * resolved, for one interface, the lists pointing into the conf. */
+struct conf_ifset {
+	int			 mode;		/* enum pol_mode */
+	int			 announce;	/* 0 or 1 */
+	int			 defend;	/* enum conf_defend */
+	const struct rng	*allow;		/* allow_senders; NULL: everyone */
+	const struct rng	*deny;		/* deny_senders; NULL: no one */
+	int			 allow_probes;	/* 0 or 1 */
+};
+
+/* The sender lists a section (or [global]) sets. */
+struct conf_acl {
+	struct rng	allow, deny;
+	bool		has_allow, has_deny;
+};
+
 /* An [interface LABEL] section: per-interface overrides. */
 struct conf_iface {
 	char			*label;
 	struct conf_glob	*match;
 	size_t			 nmatch;
-	int			 mode;		/* enum pol_mode, -1 = inherit */
+	struct conf_ifset	 set;
+	struct conf_acl		 acl;
+};
+
+/* A [publish LABEL] section: addresses answered though no interface
+ * holds them. */
+struct conf_pub {
+	char			*label;
+	struct rng		 set;		/* addresses = ...; finished */
+	char			*ifglob;	/* interface = NAME or GLOB */
+	uint8_t			 mac[6];	/* mac = ...; else the interface's */
+	bool			 has_mac;
 };
 
 struct conf {
 	char			*path;		/* NULL for built-in defaults */
 	struct conf_glob	*ifaces;
 	size_t			 nifaces;
-	int			 mode;		/* enum pol_mode */
+	struct conf_ifset	 set;		/* [global]'s: mode, announce, defend, ACLs */
+	struct conf_acl		 acl;
 	int			 arp_announce;	/* CONF_ANNOUNCE_KEEP or 0..2 */
 	bool			 learn;
 	int			 log_level;	/* LOG_ERR .. LOG_DEBUG */
@@ -47,8 +96,14 @@ struct conf {
 	bool			 qdisc_bypass;	/* replies skip the qdisc and the taps */
 	char			*metrics_file;	/* Prometheus textfile; NULL = none */
 	long			 metrics_interval;	/* seconds between its writes */
+	unsigned		 announce_count;	/* frames per announcement */
+	double			 announce_interval;	/* seconds between them */
+	int			 announce_form;		/* enum conf_form */
+	unsigned		 announce_refresh;	/* seconds; 0 = never */
 	struct conf_iface	*sections;
 	size_t			 nsections;
+	struct conf_pub		*pubs;
+	size_t			 npubs;
 };
 
 /* Called once per error found; msg is "file: [section] key = value: reason". */
@@ -60,6 +115,10 @@ struct conf *conf_defaults(void);
 struct conf *conf_load(const char *path, conf_err_fn *err, void *arg);
 /* Free a configuration. */
 void conf_free(struct conf *c);
+/* The settings for interface name: for each, the first section selecting
+ * it that sets it, else [global]'s; 0, or -1 when the interface globs
+ * leave it unmanaged (out is then unset). */
+int conf_iface(const struct conf *c, const char *name, struct conf_ifset *out);
 /* Mode for interface name, or -1 when the interface globs leave it unmanaged. */
 int conf_iface_mode(const struct conf *c, const char *name);
 /* Print the effective configuration, defaults filled in, as a valid file. */

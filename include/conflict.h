@@ -1,5 +1,6 @@
-/* conflict.h — foreign claims on our addresses: a bounded record per
- * address, and whether to log this one; pure. */
+/* conflict.h — foreign claims on our addresses (RFC 5227 section 2.4): a
+ * bounded record per address, whether to log a claim, whether to defend
+ * the address; pure. */
 #ifndef ARPOWND_CONFLICT_H
 #define ARPOWND_CONFLICT_H
 
@@ -7,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CFL_INTERVAL	10.0	/* seconds between two logs for one address */
+#define CFL_INTERVAL	10.0	/* seconds: DEFEND_INTERVAL, and between two logs */
 #define CFL_LINES	20	/* conflict lines per interval, all addresses */
 
 /* What is known of one address's conflict. */
@@ -16,10 +17,18 @@ struct cfl_rec {
 	int		ifindex;	/* where the claim was seen */
 	uint8_t		mac[6];		/* the claimant's, last seen */
 	double		first, last;	/* seen */
-	double		logged;		/* last logged, 0 = never */
+	double		prev;		/* the claim before the last, 0 = none */
 	unsigned long long count;	/* claims seen */
-	unsigned	suppressed;	/* not logged since the last line */
-	unsigned	quiet;		/* at the last line: suppressed before it */
+	double		defended;	/* last defence, 0 = never */
+	bool		given_up;	/* defend = once: it persisted */
+	unsigned	quiet;		/* at the last line: claims not logged before it */
+};
+
+/* What to do about a claim, by the defence policy. */
+enum cfl_action {
+	CFL_IGNORE,	/* log only (or nothing) */
+	CFL_DEFEND,	/* send one announcement from the owning interface */
+	CFL_GIVE_UP,	/* defend = once, and the claim persisted: say so, once */
 };
 
 struct cfl;
@@ -28,11 +37,14 @@ struct cfl;
 struct cfl *cfl_new(size_t max);
 void cfl_free(struct cfl *c);
 /* Record a claim on addr by mac at now; true when it is to be logged (at
- * most once per address per CFL_INTERVAL, CFL_LINES per interval in all;
- * a record younger than the interval is never evicted).  *rec, when not
- * NULL, is set to the record (NULL when the table was full of young ones). */
+ * most once per address per CFL_INTERVAL, CFL_LINES per interval in all).
+ * *rec is set to the record, NULL when the table was full of records
+ * younger than the interval (a record is never evicted before that). */
 bool cfl_note(struct cfl *c, uint32_t addr, int ifindex, const uint8_t mac[static 6],
-    double now, const struct cfl_rec **rec);
+    double now, struct cfl_rec **rec);
+/* The defence policy (enum conf_defend: 0 never, 1 once, 2 always) applied
+ * to the claim just noted in r, at now; a defence is recorded as sent. */
+enum cfl_action cfl_defend(struct cfl_rec *r, int policy, double now);
 /* Claims not logged because of the limits, all addresses. */
 unsigned long long cfl_suppressed(const struct cfl *c);
 /* Call fn for every record held, in no particular order. */

@@ -24,12 +24,6 @@ struct ev_loop;
 typedef int ctl_handler(void *arg, const struct ctlp_req *req, int fd, FILE *out,
     const char **type);
 
-/* The announcer's entry point for "announce": an address (addr != 0,
- * network order) or an interface (ifname); 0, or a sysexits code with why
- * in err.  The daemon's stub says "not implemented" until there is one. */
-typedef int ctl_announce_fn(void *arg, uint32_t addr, const char *ifname, char *err,
-    size_t errlen);
-
 /* Create and listen on dir/control: while root, before dropping
  * privileges; mode 0660, owner our uid, group CTL_GROUP where it exists,
  * else ours.  A stale socket there is replaced, anything else refused.

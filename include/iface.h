@@ -19,12 +19,18 @@ struct ifm;
  * over the records st (loaded from sd), leaving st empty; NULL on ENOMEM. */
 struct ifm *ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st);
 void ifm_free(struct ifm *m);
+/* Told of ifp after it became managed, changed mode, or was given back
+ * (ifp->managed, ifp->mode say which): announcements start or stop. */
+typedef void ifm_event_fn(void *arg, struct tbl_iface *ifp);
+/* Set the callback for those changes (one; NULL for none). */
+void ifm_on_event(struct ifm *m, ifm_event_fn *fn, void *arg);
 /* At start, after the first dump: match a previous run's records to the
  * links (by ifindex; by name for v1 records), drop those of links that
  * are gone, note renames; then ifm_apply_all does the rest. */
 void ifm_adopt(struct ifm *m);
-/* The mode c gives ifp, or -1 when it is not to be managed. */
-int ifm_mode(const struct conf *c, const struct tbl_iface *ifp);
+/* The mode c gives ifp, or -1 when it is not to be managed (not Ethernet,
+ * lo, NOARP, a port of a bridge or bond, or left out by the globs). */
+int ifm_mode(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp);
 /* Bring one interface to what c wants (a link event, a heal). */
 void ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp);
 /* Bring every interface to what c wants: every original saved in one
@@ -37,6 +43,9 @@ void ifm_gone(struct ifm *m, int ifindex);
 size_t ifm_restore_all(struct ifm *m);
 /* The record of ifindex, or NULL. */
 const struct state_orig *ifm_record(struct ifm *m, int ifindex);
+/* The original to record for arp_ignore v on name: v, or the kernel's
+ * default (warned) when v is 8 or outside 0..8 (8 is never an original). */
+int ifm_original_ignore(const char *name, int v);
 /* Records held (interfaces arpownd changed and has not given back). */
 size_t ifm_nrecords(const struct ifm *m);
 

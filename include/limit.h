@@ -20,6 +20,8 @@ struct lim {
 
 /* Take one token from b at rate per second at time now; false when empty. */
 bool lim_take(struct lim_bucket *b, long rate, double now);
+/* Take n tokens at once, or none; false when fewer are left. */
+bool lim_take_n(struct lim_bucket *b, long rate, unsigned n, double now);
 /* Take one from the bucket of sender ip (shared by the senders hashed to
  * it: fixed memory whatever their number); false when empty. */
 bool lim_sender(struct lim *l, uint32_t ip, long rate, double now);

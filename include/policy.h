@@ -10,6 +10,7 @@ enum pol_mode {
 	POL_SUBNET,	/* as owner, and the sender on that interface's subnet (=2) */
 	POL_SYSTEM,	/* any host address on a managed interface (=0) */
 	POL_OFF,	/* never answer */
+	POL_MONITOR,	/* sysctls untouched, the kernel answers; arpownd watches */
 	POL_NMODES
 };
 
@@ -24,18 +25,33 @@ enum pol_verdict {
 	POL_NOT_SUBNET,		/* no subnet of the interface holds target and sender */
 	POL_OWN_SENDER,		/* our own request, looped back by the segment */
 	POL_CONFLICT,		/* someone else claims one of our addresses */
+	POL_SENDER_DENIED,	/* outside allow_senders, or inside deny_senders */
+	POL_PROBE_DENIED,	/* an RFC 5227 probe, and allow_probes = no */
 	POL_NVERDICTS
 };
+
+struct pub;
+struct pub_entry;
 
 struct pol_result {
 	enum pol_verdict	 verdict;
 	struct tbl_iface	*in;	/* arrival interface, NULL if unknown */
 	struct tbl_iface	*owner;	/* holder of the target, NULL if none */
+	const struct pub_entry	*pub;	/* publishing the target (or the sender) */
+	const uint8_t		*mac;	/* POL_ANSWER: the MAC to answer with */
 };
 
-/* Decide what to do with a validated request, from the current table. */
-enum pol_verdict pol_decide(const struct tbl *t, const struct arp_req *req,
-    struct pol_result *res);
+/* Decide what to do with a validated request, from the current table and
+ * the published set (NULL: none). */
+enum pol_verdict pol_decide(const struct tbl *t, const struct pub *pub,
+    const struct arp_req *req, struct pol_result *res);
+
+/* Would the kernel itself answer req, with the arrival interface at
+ * arp_ignore (monitor mode: arpownd silent, the kernel's value in place)?
+ * A model of arp_process(): the target one of the host's addresses, the
+ * sender not, and arp_ignore's test on the arrival interface (3 is taken
+ * as 0: address scopes are not tracked). */
+bool pol_kernel_answers(const struct tbl *t, const struct arp_req *req, int arp_ignore);
 
 /* Stable names for logs, counters and the config file. */
 const char *pol_verdict_str(enum pol_verdict v);

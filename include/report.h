@@ -8,6 +8,7 @@
 
 #include "conf.h"
 #include "conflict.h"
+#include "publish.h"
 #include "state.h"
 #include "stats.h"
 #include "table.h"
@@ -32,6 +33,7 @@ struct rpt_view {
 	/* the originals saved for an interface (iface.c), or NULL */
 	const struct state_orig *(*orig)(void *arg, int ifindex);
 	void			*orig_arg;
+	const struct pub	*pub;		/* published addresses, or NULL */
 	bool			 up;		/* false in the last metrics at stop */
 };
 
@@ -40,6 +42,7 @@ void rpt_status(const struct rpt_view *v, FILE *f);
 void rpt_interfaces(const struct rpt_view *v, FILE *f);
 void rpt_counters(const struct rpt_view *v, FILE *f);
 void rpt_conflicts(const struct rpt_view *v, FILE *f);
+void rpt_published(const struct rpt_view *v, FILE *f);
 /* The interfaces of the table sorted by ifindex, malloc'd, *n set; NULL
  * when there are none or on ENOMEM (the metrics use it too). */
 struct tbl_iface **rpt_sorted(const struct tbl *t, size_t *n);

@@ -21,8 +21,12 @@ struct rtnl_msg {
 	bool		has_mac;
 	uint16_t	type;		/* ARPHRD_* */
 	unsigned	flags;		/* IFF_* */
-	int		arp_ignore;	/* -1 when the message has no IFLA_INET_CONF */
+	bool		has_conf;	/* IFLA_INET_CONF was there: the two below hold */
+	int		arp_ignore;	/* as the kernel has it: any int */
 	int		arp_announce;
+	int		master;		/* IFLA_MASTER: the bridge, bond, vrf... 0 = none */
+	char		link_kind[16];	/* IFLA_INFO_KIND: "bridge", "vlan"... "" = none */
+	char		slave_kind[16];	/* IFLA_INFO_SLAVE_KIND: what master is */
 	/* addresses */
 	uint32_t	addr;		/* IFA_LOCAL, network order */
 	uint32_t	prefix;		/* IFA_ADDRESS: the peer on p-t-p, else addr */

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ranges.h"
+
 struct tbl;
 struct stats_if;
 
@@ -31,11 +33,20 @@ struct tbl_iface {
 	uint8_t		mac[6];
 	uint16_t	type;		/* ARPHRD_* */
 	unsigned	flags;		/* IFF_* */
-	int		arp_ignore;	/* from IFLA_INET_CONF, -1 unknown */
+	bool		conf_known;	/* IFLA_INET_CONF seen: the two below hold */
+	int		arp_ignore;	/* from IFLA_INET_CONF: any int */
 	int		arp_announce;
+	int		master;		/* the bridge, bond, vrf it is a port of; 0 none */
+	char		kind[16];	/* "bridge", "vlan", "macvlan"...; "" plain */
+	char		slave_kind[16];	/* the master's kind, as told for the port */
 	/* set by the interface manager, read by the policy */
 	bool		managed;
 	int		mode;		/* enum pol_mode */
+	const struct rng *allow;	/* senders answered (NULL: all); the conf's */
+	const struct rng *deny;		/* senders never answered (NULL: none) */
+	bool		allow_probes;	/* answer RFC 5227 probes (sender 0.0.0.0) */
+	bool		announce;	/* speak up: gratuitous ARP */
+	int		defend;		/* enum conf_defend */
 	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */
 	/* address entries, for subnet checks and dumps */
 	struct tbl_addr	*addrs;
@@ -71,6 +82,9 @@ bool tbl_addr_on(const struct tbl *t, int ifindex, uint32_t addr);
 /* Some interface that holds addr, preferring one for which pred is true; NULL if none. */
 struct tbl_iface *tbl_addr_owner(const struct tbl *t, uint32_t addr,
     bool (*pred)(const struct tbl_iface *));
+/* The index in ifp->addrs of addr's most recent entry (one per address,
+ * whatever its prefixes), or SIZE_MAX when ifp does not hold addr. */
+size_t tbl_addr_head(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr);
 /* Is ip inside one of the subnets configured on ifp? */
 bool tbl_in_subnet(const struct tbl_iface *ifp, uint32_t ip);
 /* Does one entry's subnet on ifp hold both a and b?  The kernel's test for

@@ -77,6 +77,7 @@ arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 {
 	const uint8_t *a;
 
+	memset(req, 0, sizeof(*req));	/* op 0 until the body is read */
 	if (caplen < ARP_SLL2_LEN)
 		return ARP_TRUNCATED;
 	if (get16(pkt + SLL2_PROTO) != ETH_P_ARP ||
@@ -102,14 +103,14 @@ arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 		return ARP_BAD_HLN;
 	if (a[5] != 4)
 		return ARP_BAD_PLN;
-	if (get16(a + 6) != ARPOP_REQUEST)
+	if (get16(a + 6) != ARPOP_REQUEST && get16(a + 6) != ARPOP_REPLY)
 		return ARP_NOT_REQUEST;
 	if (caplen < ARP_BODY_LEN)
 		return ARP_TRUNCATED;
 
-	memset(req, 0, sizeof(*req));
 	req->ifindex = arp_ifindex(pkt, caplen + ARP_SLL2_LEN);
 	req->pkttype = pkt[SLL2_PKTTYPE];
+	req->op = get16(a + 6);
 	memcpy(req->sha, a + 8, ARP_ETH_LEN);
 	req->sip = get32n(a + 14);
 	memcpy(req->tha, a + 18, ARP_ETH_LEN);
@@ -123,6 +124,8 @@ arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 	/* sip 0.0.0.0 is an RFC 5227 probe, answered like the kernel does. */
 	if (req->sip != 0 && ip_is_martian(req->sip))
 		return ARP_MARTIAN_SIP;
+	if (req->op != ARPOP_REQUEST)
+		return ARP_NOT_REQUEST;	/* a reply: its sender may be a conflict */
 	if (ip_is_martian(req->tip))
 		return ARP_BAD_TIP;
 	if (req->sip == req->tip)
@@ -155,6 +158,37 @@ arp_build_reply(const struct arp_req *req, const uint8_t mac[static ARP_ETH_LEN]
 	memcpy(a + 14, &req->tip, 4);
 	memcpy(a + 18, req->sha, ARP_ETH_LEN);
 	memcpy(a + 24, &req->sip, 4);
+	return ARP_FRAME_LEN;
+}
+
+size_t
+arp_build_announce(uint16_t op, const uint8_t mac[static ARP_ETH_LEN], uint32_t addr,
+    uint8_t out[static ARP_FRAME_LEN])
+{
+	uint8_t *a = out + ETH_HLEN;
+
+	/* The request is what the kernel sends for arp_notify (and RFC 5227
+	 * calls an announcement); the reply is arping -A's.  Switches and
+	 * hosts differ in which they learn from, hence announce_form. */
+	memset(out, 0xff, ARP_ETH_LEN);
+	memcpy(out + 6, mac, ARP_ETH_LEN);
+	out[12] = ETH_P_ARP >> 8;
+	out[13] = ETH_P_ARP & 0xff;
+	a[0] = 0;
+	a[1] = ARPHRD_ETHER;
+	a[2] = ETH_P_IP >> 8;
+	a[3] = ETH_P_IP & 0xff;
+	a[4] = ARP_ETH_LEN;
+	a[5] = 4;
+	a[6] = (uint8_t)(op >> 8);
+	a[7] = (uint8_t)op;
+	memcpy(a + 8, mac, ARP_ETH_LEN);
+	memcpy(a + 14, &addr, 4);
+	if (op == ARPOP_REPLY)
+		memcpy(a + 18, mac, ARP_ETH_LEN);
+	else
+		memset(a + 18, 0, ARP_ETH_LEN);
+	memcpy(a + 24, &addr, 4);
 	return ARP_FRAME_LEN;
 }
 

@@ -61,7 +61,9 @@ usage(FILE *f)
 	    "  metrics                   the counters in Prometheus text format\n"
 	    "  reload                    reread the configuration (fails on a bad file)\n"
 	    "  announce ADDR|IFACE       send gratuitous ARP for an address or interface\n"
-	    "  publish ADDR[/LEN] IFACE, withdraw ADDR[/LEN], published\n"
+	    "  publish ADDR[/LEN] IFACE  answer for addresses no interface holds, on IFACE\n"
+	    "  withdraw ADDR[/LEN]       stop answering for what publish added\n"
+	    "  published                 what is published, by the file and at run time\n"
 	    "\n"
 	    "  --state-dir DIR  where the daemon's control socket is (default %s)\n"
 	    "  --json           print the daemon's JSON as it is\n"
@@ -558,6 +560,40 @@ show_conflicts(json_object *o)
 }
 
 static void
+show_published(json_object *o)
+{
+	json_object *v = get(o, "published"), *e, *rs, *r;
+	struct table t = { 5, 0, 0, NULL };
+	char a[32], *ranges;
+	size_t i, j, len;
+
+	if (v == NULL || json_object_array_length(v) == 0) {
+		printf("nothing published\n");
+		return;
+	}
+	row(&t, "LABEL", "INTERFACE", "MAC", "ADDRESSES", "RANGES");
+	for (i = 0; i < json_object_array_length(v); i++) {
+		e = json_object_array_get_idx(v, i);
+		rs = get(e, "ranges");
+		len = 1 + (rs != NULL ? json_object_array_length(rs) * 34 : 0);
+		if ((ranges = calloc(1, len)) == NULL)
+			die(EX_OSERR, "out of memory");
+		for (j = 0; rs != NULL && j < json_object_array_length(rs); j++) {
+			r = json_object_array_get_idx(rs, j);
+			snprintf(ranges + strlen(ranges), len - strlen(ranges), "%s%s%s%s",
+			    j ? "," : "", str(r, "first"),
+			    strcmp(str(r, "first"), str(r, "last")) ? "-" : "",
+			    strcmp(str(r, "first"), str(r, "last")) ? str(r, "last") : "");
+		}
+		row(&t, json_object_get_boolean(get(e, "runtime")) ? "(runtime)" : str(e, "label"),
+		    str(e, "interface"), str(e, "mac") ? str(e, "mac") : "(the interface's)",
+		    fmt(a, num(e, "addresses")), ranges);
+		free(ranges);
+	}
+	table_print(&t);
+}
+
+static void
 show(const char *cmd, const char *body, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -582,8 +618,27 @@ show(const char *cmd, const char *body, size_t len)
 
 		printf("reloaded %s\n", p);
 		free(p);
-	} else if (strcmp(cmd, "announce") == 0)
-		printf("announced\n");
+	} else if (strcmp(cmd, "announce") == 0) {
+		char *a = safe(str(o, "address") ? str(o, "address") : "every address");
+		char *i = safe(str(o, "interface") ? str(o, "interface") :
+		    "the interfaces publishing it");
+
+		printf("announcing %s from %s\n", a, i);
+		free(a);
+		free(i);
+	} else if (strcmp(cmd, "publish") == 0 || strcmp(cmd, "withdraw") == 0) {
+		char *a = safe(str(o, "address") ? str(o, "address") : "?");
+
+		if (strcmp(cmd, "publish") == 0) {
+			char *i = safe(str(o, "interface") ? str(o, "interface") : "?");
+
+			printf("published %s on %s\n", a, i);
+			free(i);
+		} else
+			printf("withdrew %s\n", a);
+		free(a);
+	} else if (strcmp(cmd, "published") == 0)
+		show_published(o);
 	else
 		fwrite(body, 1, len, stdout);
 	json_object_put(o);

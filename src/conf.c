@@ -3,6 +3,7 @@
  * as a string and checked, and every error is reported, not just the first. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <net/if.h>
@@ -279,22 +280,175 @@ k_interfaces(struct conf *c, struct conf_iface *s, const char *v, const char **w
 	return 0;
 }
 
+/* The settings an [interface] section may override: [global]'s or the section's. */
+static struct conf_ifset *
+ifset(struct conf *c, struct conf_iface *s)
+{
+	return s != NULL ? &s->set : &c->set;
+}
+
 static int
 k_mode(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
 	int m = pol_mode_parse(v);
 
 	if (m < 0)
-		return *why = "must be one of owner, subnet, system, off", -1;
-	if (s != NULL)
-		s->mode = m;
-	else
-		c->mode = m;
+		return *why = "must be one of owner, subnet, system, monitor, off", -1;
+	ifset(c, s)->mode = m;
 	return 0;
 }
 
 static int
 k_announce(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	bool b;
+
+	if (parse_bool(v, &b) == -1)
+		return *why = "must be yes or no", -1;
+	ifset(c, s)->announce = b;
+	return 0;
+}
+
+static int
+k_defend(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	static const char *const names[] = { "never", "once", "always" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(v, names[i]) == 0)
+			return ifset(c, s)->defend = i, 0;
+	return *why = "must be one of never, once, always", -1;
+}
+
+/* A list of addresses, CIDRs and ranges ("!" excludes) into r. */
+static int
+k_nets(struct rng *r, const char *v, const char **why)
+{
+	char *copy, *tok, *save = NULL;
+	int n = 0;
+
+	rng_clear(r);
+	if ((copy = strdup(v)) == NULL)
+		return *why = "out of memory", -1;
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (rng_add_item(r, tok, why) == -1)
+			goto err;
+		n++;
+	}
+	if (n == 0) {
+		*why = "at least one address, CIDR or range is needed";
+		goto err;
+	}
+	if (rng_finish(r) == -1) {
+		*why = "out of memory";
+		goto err;
+	}
+	free(copy);
+	return 0;
+err:
+	free(copy);
+	rng_clear(r);
+	return -1;
+}
+
+static int
+k_allow_senders(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	struct conf_acl *acl = s != NULL ? &s->acl : &c->acl;
+
+	if (k_nets(&acl->allow, v, why) == -1)
+		return -1;
+	acl->has_allow = true;
+	return 0;
+}
+
+static int
+k_deny_senders(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	struct conf_acl *acl = s != NULL ? &s->acl : &c->acl;
+
+	if (k_nets(&acl->deny, v, why) == -1)
+		return -1;
+	acl->has_deny = true;
+	return 0;
+}
+
+static int
+k_allow_probes(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	bool b;
+
+	if (parse_bool(v, &b) == -1)
+		return *why = "must be yes or no", -1;
+	ifset(c, s)->allow_probes = b;
+	return 0;
+}
+
+static int
+k_announce_count(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	long n = parse_uint(v, 100);
+
+	(void)s;
+	if (n < 1)
+		return *why = "must be a whole number of frames, 1 to 100", -1;
+	c->announce_count = (unsigned)n;
+	return 0;
+}
+
+/* A decimal number of seconds: digits, optionally a point and digits. */
+static double
+parse_seconds(const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+	char *end;
+
+	if (n == 0 || (v[n] != '\0' && (v[n] != '.' || v[n + 1] == '\0' ||
+	    strspn(v + n + 1, "0123456789") != strlen(v + n + 1))))
+		return -1;
+	return strtod(v, &end);
+}
+
+static int
+k_announce_interval(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	double d = parse_seconds(v);
+
+	(void)s;
+	if (d < 0.1 || d > 60)
+		return *why = "must be seconds, 0.1 to 60 (e.g. 1.1)", -1;
+	c->announce_interval = d;
+	return 0;
+}
+
+static int
+k_announce_form(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	(void)s;
+	if (strcmp(v, "request") == 0)
+		return c->announce_form = CONF_FORM_REQUEST, 0;
+	if (strcmp(v, "reply") == 0)
+		return c->announce_form = CONF_FORM_REPLY, 0;
+	if (strcmp(v, "both") == 0)
+		return c->announce_form = CONF_FORM_BOTH, 0;
+	return *why = "must be one of request, reply, both", -1;
+}
+
+static int
+k_announce_refresh(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	long n = parse_uint(v, 86400);
+
+	(void)s;
+	if (n < 0)
+		return *why = "must be a whole number of seconds, 0 (never) to 86400", -1;
+	c->announce_refresh = (unsigned)n;
+	return 0;
+}
+
+static int
+k_arp_announce(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
 	(void)s;
 	if (strcmp(v, "keep") == 0)
@@ -439,32 +593,96 @@ k_match(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 	return parse_globs(v, &s->match, &s->nmatch, why);
 }
 
+/* A [publish] section's keys. */
+typedef int pkey_fn(struct conf_pub *p, const char *v, const char **why);
+
 struct key {
 	const char	*name;
 	key_fn		*fn;
+	pkey_fn		*pfn;	/* instead of fn, in [publish] sections */
 };
+
+static int
+p_addresses(struct conf_pub *p, const char *v, const char **why)
+{
+	return k_nets(&p->set, v, why);
+}
+
+static int
+p_interface(struct conf_pub *p, const char *v, const char **why)
+{
+	char *g;
+
+	if (*v == '\0' || strpbrk(v, " \t/:") != NULL || strlen(v) >= 64)
+		return *why = "must be one interface name or glob", -1;
+	if ((g = strdup(v)) == NULL)
+		return *why = "out of memory", -1;
+	free(p->ifglob);
+	p->ifglob = g;
+	return 0;
+}
+
+static int
+p_mac(struct conf_pub *p, const char *v, const char **why)
+{
+	unsigned m[6];
+	int i;
+
+	if (strlen(v) != 17 || sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2],
+	    &m[3], &m[4], &m[5]) != 6)
+		return *why = "must be a MAC address, aa:bb:cc:dd:ee:ff", -1;
+	if (m[0] & 1)
+		return *why = "a multicast or broadcast MAC cannot answer", -1;
+	if ((m[0] | m[1] | m[2] | m[3] | m[4] | m[5]) == 0)
+		return *why = "the zero MAC cannot answer", -1;
+	for (i = 0; i < 6; i++)
+		p->mac[i] = (uint8_t)m[i];
+	p->has_mac = true;
+	return 0;
+}
 
 /* Adding a key: one line here, its validator above, conf_print below. */
 static const struct key global_keys[] = {
-	{ "interfaces", k_interfaces },
-	{ "mode", k_mode },
-	{ "arp_announce", k_announce },
-	{ "learn", k_learn },
-	{ "log_level", k_log_level },
-	{ "user", k_user },
-	{ "sender_rate", k_sender_rate },
-	{ "total_rate", k_total_rate },
-	{ "busy_poll_us", k_busy_poll },
-	{ "qdisc_bypass", k_qdisc_bypass },
-	{ "metrics_file", k_metrics_file },
-	{ "metrics_interval", k_metrics_interval },
-	{ NULL, NULL }
+	{ "interfaces", k_interfaces, NULL },
+	{ "mode", k_mode, NULL },
+	{ "arp_announce", k_arp_announce, NULL },
+	{ "learn", k_learn, NULL },
+	{ "log_level", k_log_level, NULL },
+	{ "user", k_user, NULL },
+	{ "sender_rate", k_sender_rate, NULL },
+	{ "total_rate", k_total_rate, NULL },
+	{ "busy_poll_us", k_busy_poll, NULL },
+	{ "qdisc_bypass", k_qdisc_bypass, NULL },
+	{ "announce", k_announce, NULL },
+	{ "announce_count", k_announce_count, NULL },
+	{ "announce_interval", k_announce_interval, NULL },
+	{ "announce_form", k_announce_form, NULL },
+	{ "announce_refresh", k_announce_refresh, NULL },
+	{ "defend", k_defend, NULL },
+	{ "allow_senders", k_allow_senders, NULL },
+	{ "deny_senders", k_deny_senders, NULL },
+	{ "allow_probes", k_allow_probes, NULL },
+	{ "metrics_file", k_metrics_file, NULL },
+	{ "metrics_interval", k_metrics_interval, NULL },
+	{ NULL, NULL, NULL }
+};
+
+static const struct key publish_keys[] = {
+	{ "addresses", NULL, p_addresses },
+	{ "interface", NULL, p_interface },
+	{ "mac", NULL, p_mac },
+	{ NULL, NULL, NULL }
 };
 
 static const struct key iface_keys[] = {
-	{ "match", k_match },
-	{ "mode", k_mode },
-	{ NULL, NULL }
+	{ "match", k_match, NULL },
+	{ "mode", k_mode, NULL },
+	{ "announce", k_announce, NULL },
+	{ "defend", k_defend, NULL },
+	{ "allow_senders", k_allow_senders, NULL },
+	{ "deny_senders", k_deny_senders, NULL },
+	{ "allow_probes", k_allow_probes, NULL },
+	{ NULL, NULL, NULL }
 };
 
 static size_t
@@ -492,7 +710,7 @@ distance(const char *a, const char *b)
 
 static void
 read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *keys,
-    struct conf *c, struct conf_iface *s)
+    struct conf *c, struct conf_iface *s, struct conf_pub *p)
 {
 	const char **names, *v, *why, *k, *best;
 	size_t i, bd, dd;
@@ -530,7 +748,7 @@ read_section(struct ctx *x, dictionary *d, const char *sec, const struct key *ke
 			continue;
 		}
 		why = NULL;
-		if (keys[i].fn(c, s, v, &why) == -1)
+		if ((keys[i].pfn != NULL ? keys[i].pfn(p, v, &why) : keys[i].fn(c, s, v, &why)) == -1)
 			report(x, line_of(x, sec, k), "[%s] %s = %s: %s", sec, k, v, why);
 	}
 	free(names);
@@ -577,7 +795,14 @@ conf_defaults(void)
 
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
-	c->mode = POL_OWNER;
+	c->set.mode = POL_OWNER;
+	c->set.announce = 1;
+	c->set.defend = CONF_DEFEND_ONCE;
+	c->set.allow_probes = 1;
+	c->announce_count = CONF_DEFAULT_ANN_COUNT;
+	c->announce_interval = CONF_DEFAULT_ANN_INTERVAL;
+	c->announce_form = CONF_FORM_BOTH;
+	c->announce_refresh = 0;
 	c->arp_announce = 2;
 	c->learn = true;
 	c->log_level = LOG_INFO;
@@ -594,6 +819,44 @@ conf_defaults(void)
 	}
 	c->nifaces = 1;
 	return c;
+}
+
+/* A [publish LABEL] section: addresses and interface required; no
+ * address in two sections. */
+static void
+read_publish(struct ctx *x, dictionary *d, const char *sec, struct conf *c)
+{
+	const char *label = sec + 7 + strspn(sec + 7, " \t");
+	struct conf_pub *p;
+	struct in_addr a;
+	uint32_t at;
+	size_t i;
+
+	if (*label == '\0') {
+		report(x, line_of(x, sec, NULL), "[%s]: a publish section needs a label: "
+		    "[publish LABEL]", sec);
+		return;
+	}
+	if ((p = realloc(c->pubs, (c->npubs + 1) * sizeof(*p))) == NULL) {
+		report(x, 0, "out of memory");
+		return;
+	}
+	c->pubs = p;
+	p = &c->pubs[c->npubs++];
+	memset(p, 0, sizeof(*p));
+	p->label = strdup(label);
+	read_section(x, d, sec, publish_keys, c, NULL, p);
+	if (p->set.n == 0 && line_of(x, sec, "addresses") == 0)
+		report(x, line_of(x, sec, NULL), "[%s]: addresses = ... is required", sec);
+	if (p->ifglob == NULL && line_of(x, sec, "interface") == 0)
+		report(x, line_of(x, sec, NULL), "[%s]: interface = NAME is required", sec);
+	for (i = 0; i + 1 < c->npubs; i++)
+		if (rng_overlap(&c->pubs[i].set, &p->set, &at)) {
+			a.s_addr = htonl(at);
+			report(x, line_of(x, sec, "addresses"), "[%s] addresses: %s is "
+			    "published by [publish %s] too", sec, inet_ntoa(a),
+			    c->pubs[i].label);
+		}
 }
 
 struct conf *
@@ -633,7 +896,12 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 	for (i = 0; i < n; i++) {
 		sec = iniparser_getsecname(d, i);
 		if (strcmp(sec, "global") == 0) {
-			read_section(&x, d, sec, global_keys, c, NULL);
+			read_section(&x, d, sec, global_keys, c, NULL, NULL);
+			continue;
+		}
+		if (strncmp(sec, "publish", 7) == 0 && (sec[7] == ' ' || sec[7] == '\t' ||
+		    sec[7] == '\0')) {
+			read_publish(&x, d, sec, c);
 			continue;
 		}
 		if (strncmp(sec, "interface", 9) != 0 || (sec[9] != ' ' && sec[9] != '\t' &&
@@ -641,7 +909,7 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 			/* a key outside any section shows up as a "section" */
 			if (line_of(&x, sec, NULL) != 0)
 				report(&x, line_of(&x, sec, NULL), "[%s]: unknown section "
-				    "(allowed: [global], [interface LABEL])", sec);
+				    "(allowed: [global], [interface LABEL], [publish LABEL])", sec);
 			continue;
 		}
 		if (sec[9] == '\0' || sec[strspn(sec + 9, " \t") + 9] == '\0') {
@@ -656,9 +924,9 @@ conf_load(const char *path, conf_err_fn *err, void *arg)
 		c->sections = s;
 		s = &c->sections[c->nsections++];
 		memset(s, 0, sizeof(*s));
-		s->mode = -1;
+		s->set.mode = s->set.announce = s->set.defend = s->set.allow_probes = -1;
 		s->label = strdup(sec + strspn(sec + 9, " \t") + 9);
-		read_section(&x, d, sec, iface_keys, c, s);
+		read_section(&x, d, sec, iface_keys, c, s, NULL);
 		if (s->nmatch == 0 && line_of(&x, sec, "match") == 0)
 			report(&x, line_of(&x, sec, NULL), "[%s]: match = GLOBS is required", sec);
 	}
@@ -685,11 +953,21 @@ conf_free(struct conf *c)
 	if (c == NULL)
 		return;
 	free_globs(c->ifaces, c->nifaces);
+	rng_clear(&c->acl.allow);
+	rng_clear(&c->acl.deny);
 	for (i = 0; i < c->nsections; i++) {
 		free(c->sections[i].label);
 		free_globs(c->sections[i].match, c->sections[i].nmatch);
+		rng_clear(&c->sections[i].acl.allow);
+		rng_clear(&c->sections[i].acl.deny);
 	}
 	free(c->sections);
+	for (i = 0; i < c->npubs; i++) {
+		free(c->pubs[i].label);
+		free(c->pubs[i].ifglob);
+		rng_clear(&c->pubs[i].set);
+	}
+	free(c->pubs);
 	free(c->user);
 	free(c->metrics_file);
 	free(c->path);
@@ -715,17 +993,94 @@ selects(const struct conf_glob *g, size_t n, const char *name)
 }
 
 int
-conf_iface_mode(const struct conf *c, const char *name)
+conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 {
+	const struct conf_ifset *set;
 	size_t i;
 
 	if (!selects(c->ifaces, c->nifaces, name))
 		return -1;
-	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].mode >= 0 &&
-		    selects(c->sections[i].match, c->sections[i].nmatch, name))
-			return c->sections[i].mode;
-	return c->mode;
+	*out = (struct conf_ifset){ -1, -1, -1, NULL, NULL, -1 };
+	for (i = 0; i < c->nsections; i++) {
+		if (!selects(c->sections[i].match, c->sections[i].nmatch, name))
+			continue;
+		set = &c->sections[i].set;
+		if (out->mode < 0)
+			out->mode = set->mode;
+		if (out->announce < 0)
+			out->announce = set->announce;
+		if (out->defend < 0)
+			out->defend = set->defend;
+		if (out->allow == NULL && c->sections[i].acl.has_allow)
+			out->allow = &c->sections[i].acl.allow;
+		if (out->deny == NULL && c->sections[i].acl.has_deny)
+			out->deny = &c->sections[i].acl.deny;
+		if (out->allow_probes < 0)
+			out->allow_probes = set->allow_probes;
+	}
+	if (out->mode < 0)
+		out->mode = c->set.mode;
+	if (out->announce < 0)
+		out->announce = c->set.announce;
+	if (out->defend < 0)
+		out->defend = c->set.defend;
+	if (out->allow == NULL && c->acl.has_allow)
+		out->allow = &c->acl.allow;
+	if (out->deny == NULL && c->acl.has_deny)
+		out->deny = &c->acl.deny;
+	if (out->allow_probes < 0)
+		out->allow_probes = c->set.allow_probes;
+	return 0;
+}
+
+int
+conf_iface_mode(const struct conf *c, const char *name)
+{
+	struct conf_ifset s;
+
+	return conf_iface(c, name, &s) == -1 ? -1 : s.mode;
+}
+
+static const char *const defend_names[] = { "never", "once", "always" };
+static const char *const form_names[] = { NULL, "request", "reply", "both" };
+
+static void
+print_nets(FILE *f, const char *key, const struct rng *r)
+{
+	struct in_addr a, b;
+	char x[INET_ADDRSTRLEN], y[INET_ADDRSTRLEN];
+	size_t i;
+
+	fprintf(f, "%s =", key);
+	for (i = 0; i < r->n; i++) {
+		a.s_addr = htonl(r->v[i].lo);
+		b.s_addr = htonl(r->v[i].hi);
+		inet_ntop(AF_INET, &a, x, sizeof(x));
+		inet_ntop(AF_INET, &b, y, sizeof(y));
+		if (r->v[i].lo == r->v[i].hi)
+			fprintf(f, " %s", x);
+		else
+			fprintf(f, " %s-%s", x, y);
+	}
+	fputc('\n', f);
+}
+
+/* One line per key a section sets. */
+static void
+print_set(FILE *f, const struct conf_ifset *set, const struct conf_acl *acl)
+{
+	if (set->mode >= 0)
+		fprintf(f, "mode = %s\n", pol_mode_str(set->mode));
+	if (set->announce >= 0)
+		fprintf(f, "announce = %s\n", set->announce ? "yes" : "no");
+	if (set->defend >= 0)
+		fprintf(f, "defend = %s\n", defend_names[set->defend]);
+	if (acl->has_allow)
+		print_nets(f, "allow_senders", &acl->allow);
+	if (acl->has_deny)
+		print_nets(f, "deny_senders", &acl->deny);
+	if (set->allow_probes >= 0)
+		fprintf(f, "allow_probes = %s\n", set->allow_probes ? "yes" : "no");
 }
 
 static void
@@ -747,7 +1102,7 @@ conf_print(const struct conf *c, FILE *f)
 	    "the built-in defaults");
 	fprintf(f, "[global]\ninterfaces = ");
 	print_globs(f, c->ifaces, c->nifaces);
-	fprintf(f, "mode = %s\n", pol_mode_str(c->mode));
+	print_set(f, &c->set, &c->acl);
 	if (c->arp_announce == CONF_ANNOUNCE_KEEP)
 		fprintf(f, "arp_announce = keep\n");
 	else
@@ -759,12 +1114,25 @@ conf_print(const struct conf *c, FILE *f)
 	fprintf(f, "total_rate = %ld\n", c->total_rate);
 	fprintf(f, "busy_poll_us = %ld\n", c->busy_poll_us);
 	fprintf(f, "qdisc_bypass = %s\n", c->qdisc_bypass ? "yes" : "no");
+	fprintf(f, "announce_count = %u\n", c->announce_count);
+	fprintf(f, "announce_interval = %g\n", c->announce_interval);
+	fprintf(f, "announce_form = %s\n", form_names[c->announce_form]);
+	fprintf(f, "announce_refresh = %u\n", c->announce_refresh);
 	fprintf(f, "metrics_file = %s\n", c->metrics_file ? c->metrics_file : "");
 	fprintf(f, "metrics_interval = %ld\n", c->metrics_interval);
+	for (i = 0; i < c->npubs; i++) {
+		const struct conf_pub *p = &c->pubs[i];
+
+		fprintf(f, "\n[publish %s]\n", p->label);
+		print_nets(f, "addresses", &p->set);
+		fprintf(f, "interface = %s\n", p->ifglob ? p->ifglob : "");
+		if (p->has_mac)
+			fprintf(f, "mac = %02x:%02x:%02x:%02x:%02x:%02x\n", p->mac[0], p->mac[1],
+			    p->mac[2], p->mac[3], p->mac[4], p->mac[5]);
+	}
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);
 		print_globs(f, c->sections[i].match, c->sections[i].nmatch);
-		if (c->sections[i].mode >= 0)
-			fprintf(f, "mode = %s\n", pol_mode_str(c->sections[i].mode));
+		print_set(f, &c->sections[i].set, &c->sections[i].acl);
 	}
 }

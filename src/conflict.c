@@ -1,9 +1,11 @@
-/* conflict.c — the memory of conflicts.  A flood of claims must cost
- * neither memory nor log lines: records live in a fixed open-addressing
- * table, a record is only given to another address once it is older than
- * the log interval (else two addresses sharing a slot would reset each
- * other and both be logged every time), and a global budget caps the
- * lines per interval however many addresses are claimed. */
+/* conflict.c — the memory of conflicts: who claims which of our addresses,
+ * since when, and what was done about it.  A flood of claims costs no
+ * memory: records live in a fixed open-addressing table and are handed to
+ * another address only once older than the interval; the log lines go
+ * through a throttle (throttle.c).  The defence follows RFC 5227 section
+ * 2.4 and n-acd's three policies: never; once (one announcement, and a
+ * claim that persists within DEFEND_INTERVAL of it is given up: reported,
+ * not fought); always (one announcement per DEFEND_INTERVAL, for ever). */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -11,15 +13,14 @@
 #include <string.h>
 
 #include "conflict.h"
+#include "throttle.h"
 
 #define CFL_PROBES	8	/* slots looked at for one address */
 
 struct cfl {
-	struct cfl_rec		*v;
-	size_t			 cap;		/* a power of two */
-	double			 window;	/* start of the global budget's interval */
-	unsigned		 lines;		/* logged in that interval */
-	unsigned long long	 suppressed;
+	struct cfl_rec	*v;
+	size_t		 cap;		/* a power of two */
+	struct thr	*log;
 };
 
 struct cfl *
@@ -32,8 +33,9 @@ cfl_new(size_t max)
 		cap *= 2;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
-	if ((c->v = calloc(cap, sizeof(*c->v))) == NULL) {
-		free(c);
+	if ((c->v = calloc(cap, sizeof(*c->v))) == NULL ||
+	    (c->log = thr_new(cap, CFL_INTERVAL, CFL_LINES)) == NULL) {
+		cfl_free(c);
 		return NULL;
 	}
 	c->cap = cap;
@@ -45,6 +47,7 @@ cfl_free(struct cfl *c)
 {
 	if (c == NULL)
 		return;
+	thr_free(c->log);
 	free(c->v);
 	free(c);
 }
@@ -72,19 +75,17 @@ find(struct cfl *c, uint32_t addr, double now)
 
 bool
 cfl_note(struct cfl *c, uint32_t addr, int ifindex, const uint8_t mac[static 6],
-    double now, const struct cfl_rec **recp)
+    double now, struct cfl_rec **recp)
 {
 	struct cfl_rec *r = find(c, addr, now);
+	unsigned quiet;
 	bool log;
 
+	log = thr_allow(c->log, addr, now, &quiet);
 	if (recp != NULL)
 		*recp = r;
-	if (r == NULL) {
-		/* every slot near it holds a conflict younger than the
-		 * interval: count it, remember nothing, say nothing */
-		c->suppressed++;
-		return false;
-	}
+	if (r == NULL)
+		return log;
 	if (r->addr != addr) {
 		memset(r, 0, sizeof(*r));
 		r->addr = addr;
@@ -92,29 +93,46 @@ cfl_note(struct cfl *c, uint32_t addr, int ifindex, const uint8_t mac[static 6],
 	}
 	r->ifindex = ifindex;
 	memcpy(r->mac, mac, 6);
+	r->prev = r->count > 0 ? r->last : 0;
 	r->last = now;
 	r->count++;
-	if (now - c->window >= CFL_INTERVAL) {
-		c->window = now;
-		c->lines = 0;
+	if (log)
+		r->quiet = quiet;
+	return log;
+}
+
+enum cfl_action
+cfl_defend(struct cfl_rec *r, int policy, double now)
+{
+	bool recent = r->defended != 0 && now - r->defended < CFL_INTERVAL;
+
+	switch (policy) {
+	case 1:		/* once */
+		/* quiet for an interval: a new conflict, defended anew */
+		if (r->given_up && (r->prev == 0 || now - r->prev >= CFL_INTERVAL))
+			r->given_up = false;
+		if (r->given_up)
+			return CFL_IGNORE;
+		if (recent) {
+			r->given_up = true;
+			return CFL_GIVE_UP;
+		}
+		break;
+	case 2:		/* always */
+		if (recent)
+			return CFL_IGNORE;
+		break;
+	default:	/* never */
+		return CFL_IGNORE;
 	}
-	log = (r->logged == 0 || now - r->logged >= CFL_INTERVAL) && c->lines < CFL_LINES;
-	if (!log) {
-		r->suppressed++;
-		c->suppressed++;
-		return false;
-	}
-	r->logged = now;
-	r->quiet = r->suppressed;
-	r->suppressed = 0;
-	c->lines++;
-	return true;
+	r->defended = now;
+	return CFL_DEFEND;
 }
 
 unsigned long long
 cfl_suppressed(const struct cfl *c)
 {
-	return c->suppressed;
+	return thr_suppressed(c->log);
 }
 
 void

@@ -9,9 +9,15 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <signal.h>
+#include <stddef.h>
 #include <errno.h>
 #include <ev.h>
+#include <fnmatch.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,7 @@
 #include "arp.h"
 #include "capture.h"
 #include "conf.h"
+#include "announce.h"
 #include "conflict.h"
 #include "ctl.h"
 #include "daemon.h"
@@ -33,17 +40,51 @@
 #include "notify.h"
 #include "policy.h"
 #include "priv.h"
+#include "publish.h"
 #include "report.h"
 #include "rtnl.h"
 #include "state.h"
 #include "stats.h"
 #include "table.h"
+#include "throttle.h"
 
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
 #define SPIN_MAX		(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
 #define LEARN_RATE		200	/* neighbour entries per second, at most */
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
+#define ANN_BURSTS		65536	/* announcement bursts pending, at most */
+#define NOTE_KEYS		4096	/* (sender, target) pairs remembered for logs */
+#define NOTE_INTERVAL		10.0	/* seconds between two lines for one pair */
+#define NOTE_LINES		20	/* such lines per interval, in all */
+
+/* The kinds of throttled lines, each with its own memory. */
+enum note_kind { NOTE_REFUSAL, NOTE_PROBE, NOTE_MONITOR, NOTE_KINDS };
+#define LINK_READY		(IFF_UP | IFF_RUNNING)	/* frames can go out */
+
+/*
+ * Every catchable signal whose default action ends the process: HUP
+ * reloads, USR1 dumps the state, the others stop it the clean way
+ * (restore first).  Killed by one of them with the sysctls still at 8,
+ * outside systemd nothing would restore them.  SIGPIPE (a log reader gone)
+ * and SIGXFSZ are ignored: the write fails instead.
+ */
+static const int handled[] = {
+	SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGQUIT, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGIO, SIGXCPU, SIGPWR,
+};
+#define NSIGNALS	(sizeof(handled) / sizeof(handled[0]))
+
+/* The set of handled[]. */
+static void
+handled_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NSIGNALS; i++)
+		sigaddset(set, handled[i]);
+}
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -53,6 +94,7 @@ struct daemon {
 	struct rtnl		*rtnl;
 	struct cap		*cap;
 	struct state_dir	*sd;		/* lock and saved originals */
+	int			 nslock;	/* one instance per network namespace */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
 	bool			 started;	/* initial dump done: manage on events */
 	bool			 dumping;	/* no requests while a dump is read */
@@ -62,13 +104,14 @@ struct daemon {
 	struct stats		 st;		/* counters, in all */
 	struct cfl		*cfl;		/* conflicts seen */
 	struct lim		 lim;		/* rate limits */
+	struct ann		*ann;		/* announcements due */
+	struct pub		*pub;		/* published addresses */
+	struct thr		*notes[NOTE_KINDS];	/* log lines of each kind */
 	ev_io			 rtnl_w, cap_w;
-	ev_signal		 sig_term, sig_int, sig_hup, sig_usr1;
-	ev_timer		 watchdog, check;
+	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
+	ev_timer		 watchdog, check, ann_w, refresh_w;
 	/* control socket, metrics */
 	struct ctl		*ctl;
-	ctl_announce_fn		*announce;	/* the announcer's; a stub until then */
-	void			*announce_arg;
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the running configuration read */
 	double			 reload_failed;	/* last refused reload, 0 = never */
@@ -76,14 +119,27 @@ struct daemon {
 };
 
 static conf_err_fn print_conf_err;
+static void announce(struct daemon *d, int ifindex, uint32_t addr);
+static void announce_stop(struct daemon *d, int ifindex, uint32_t addr);
+static struct pub *pub_build(struct daemon *d, const struct conf *c, const struct pub *old);
+static void announce_changed(struct daemon *d, const struct pub *p, const struct pub *old);
 static void dump_state(struct daemon *d);
 static void metrics_setup(struct daemon *d);
+static void announce_entry(struct daemon *d, const struct pub_entry *e);
 
 /* Every interface to what the configuration wants. */
 static void
 manage_all(struct daemon *d)
 {
 	ifm_apply_all(d->ifm, d->conf);
+}
+
+/* The same for a configuration about to replace d->conf: the interfaces'
+ * settings point into c from here on, d->conf may then be freed. */
+static void
+manage_all_with(struct daemon *d, const struct conf *c)
+{
+	ifm_apply_all(d->ifm, c);
 }
 
 struct tally {
@@ -124,6 +180,7 @@ iface_gone(struct daemon *d, struct tbl_iface *ifp)
 	if (ifp->managed)
 		log_ctx(LOG_INFO, &lc, "%s: interface gone", ifp->name);
 	ifm_gone(d->ifm, ifp->ifindex);
+	announce_stop(d, ifp->ifindex, 0);
 	tbl_iface_del(d->tbl, ifp->ifindex);
 }
 
@@ -132,8 +189,8 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 {
 	struct log_ctx lc = { MSGID_IFACE, m->name, 0, 0, NULL };
 	struct tbl_iface *ifp = tbl_iface(d->tbl, m->ifindex);
+	bool isnew = ifp == NULL, tell = false;
 	char mac[18];
-	bool isnew = ifp == NULL;
 
 	if (m->kind == RTNL_DELLINK) {
 		if (ifp != NULL)
@@ -152,29 +209,45 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 		memcpy(ifp->name, m->name, sizeof(ifp->name));
 	}
 	if (m->has_mac && memcmp(ifp->mac, m->mac, 6) != 0) {
-		if (d->started && !isnew && ifp->managed)
+		if (d->started && !isnew && ifp->managed) {
 			log_ctx(LOG_INFO, &lc, "%s: MAC address now %s", m->name,
 			    arp_mac_str(m->mac, mac));
+			tell = true;	/* the neighbours have the old one */
+		}
 		memcpy(ifp->mac, m->mac, 6);
 	}
 	if (d->started && !isnew && ifp->managed &&
 	    ((ifp->flags ^ m->flags) & IFF_UP))
 		log_ctx(LOG_INFO, &lc, "%s: link %s", m->name,
 		    (m->flags & IFF_UP) ? "up" : "down");
+	/* announced when frames can go out again: never while down */
+	if (d->started && !isnew && (m->flags & LINK_READY) == LINK_READY &&
+	    (ifp->flags & LINK_READY) != LINK_READY)
+		tell = true;
 	ifp->type = m->type;
 	ifp->flags = m->flags;
+	ifp->master = m->master;
+	memcpy(ifp->kind, m->link_kind, sizeof(ifp->kind));
+	memcpy(ifp->slave_kind, m->slave_kind, sizeof(ifp->slave_kind));
 	/* Link messages queued before our RTM_SETLINK still show the old
-	 * values; believe them again once the kernel echoed ours. */
-	if (ifp->conf_pending && m->arp_ignore == ifp->arp_ignore &&
-	    m->arp_announce == ifp->arp_announce)
-		ifp->conf_pending = false;
-	if (!ifp->conf_pending && m->arp_ignore >= 0)
-		ifp->arp_ignore = m->arp_ignore;
-	if (!ifp->conf_pending && m->arp_announce >= 0)
-		ifp->arp_announce = m->arp_announce;
+	 * values; believe them again once the kernel echoed ours, or when a
+	 * dump says what is (a down link sends no echo at all: else a value
+	 * rewritten there would never be seen, nor healed). */
+	if (m->has_conf) {
+		if (d->dumping || (ifp->conf_pending && m->arp_ignore == ifp->arp_ignore &&
+		    m->arp_announce == ifp->arp_announce))
+			ifp->conf_pending = false;
+		if (!ifp->conf_pending) {
+			ifp->arp_ignore = m->arp_ignore;
+			ifp->arp_announce = m->arp_announce;
+		}
+		ifp->conf_known = true;
+	}
 	/* during a dump the request socket is busy; resync manages after */
 	if (d->started && !d->dumping)
 		ifm_apply(d->ifm, d->conf, ifp);
+	if (tell && ifp->managed)
+		announce(d, ifp->ifindex, 0);
 }
 
 static void
@@ -191,6 +264,8 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 			if (d->started)
 				log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed",
 				    ifp->name, log_ip(m->addr), m->plen);
+			if (!tbl_addr_on(d->tbl, m->ifindex, m->addr))
+				announce_stop(d, m->ifindex, m->addr);
 		}
 		return;
 	}
@@ -201,9 +276,13 @@ on_addr(struct daemon *d, const struct rtnl_msg *m)
 	if ((r = tbl_addr_add(d->tbl, m->ifindex, m->addr, m->prefix, m->plen)) == -1)
 		log_ctx(LOG_WARNING, &lc, "%s: address %s: out of memory", ifp->name,
 		    log_ip(m->addr));
-	else if (r == 1 && d->started)
+	else if (r == 1 && d->started) {
 		log_ctx(LOG_INFO, &lc, "%s: address %s/%u added", ifp->name,
 		    log_ip(m->addr), m->plen);
+		/* a moved address: the neighbours learn its new MAC now */
+		if (ifp->managed)
+			announce(d, ifp->ifindex, m->addr);
+	}
 }
 
 static void
@@ -359,85 +438,388 @@ rate_allowed(struct daemon *d, struct stats_if *is, uint32_t sip)
 	return true;
 }
 
-static void
-log_conflict(struct daemon *d, const struct arp_req *req, const struct pol_result *res)
+/* ---------------------------------------------------------------------
+ * Announcements
+ */
+
+/* May ifp speak up now: managed and answering, announcements on, and its
+ * link able to carry frames? */
+static bool
+can_announce(const struct tbl_iface *ifp)
 {
-	struct log_ctx lc = { MSGID_CONFLICT, res->in->name, req->sip, req->sip, req->sha };
-	const struct cfl_rec *r;
+	return ifp->managed && ifp->mode != POL_OFF && ifp->mode != POL_MONITOR &&
+	    (ifp->flags & LINK_READY) == LINK_READY && ifp->announce;
+}
+
+/* Send the configured form(s) of an announcement of addr from ifp; false
+ * when total_rate leaves no room now. */
+static bool
+send_announce(struct daemon *d, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac)
+{
+	static const uint16_t ops[] = { ARPOP_REQUEST, ARPOP_REPLY };
+	unsigned n = d->conf->announce_form == CONF_FORM_BOTH ? 2 : 1;
+	uint8_t frame[ARP_FRAME_LEN];
+	size_t i;
+
+	/* announcements and replies share one budget; all forms or none, so
+	 * that a retry never repeats half an announcement */
+	if (d->conf->total_rate > 0 &&
+	    !lim_take_n(&d->lim.total, d->conf->total_rate, n, ev_now(d->loop)))
+		return false;
+	for (i = 0; i < 2; i++) {
+		if (!(d->conf->announce_form & (1 << i)))
+			continue;
+		cap_send(d->cap, ifp->ifindex, frame,
+		    arp_build_announce(ops[i], mac, addr, frame));
+		COUNT(d, if_stats(ifp), announcements);
+	}
+	return true;
+}
+
+/* One step of a burst (announce.h): one address, or all of ifp's. */
+static enum ann_verdict
+announce_step(void *arg, int ifindex, uint32_t addr, unsigned nth, size_t *cursor)
+{
+	struct daemon *d = arg;
+	struct tbl_iface *ifp = tbl_iface(d->tbl, ifindex);
+	const struct pub_entry *pe;
+	const struct tbl_addr *e;
+	uint32_t pa;
+
+	/* down: dropped, the link coming up announces again */
+	if (ifp == NULL || !can_announce(ifp))
+		return ANN_CANCEL;
+	if (addr != 0) {
+		/* never an address not ours, or not published here */
+		if (tbl_addr_on(d->tbl, ifindex, addr))
+			pe = NULL;
+		else if ((pe = pub_lookup(d->pub, addr, ifp->name)) == NULL ||
+		    tbl_addr_owner(d->tbl, addr, NULL) != NULL)
+			return ANN_CANCEL;
+		return send_announce(d, ifp, addr, pe && pe->has_mac ? pe->mac : ifp->mac) ?
+		    ANN_SENT : ANN_RETRY;
+	}
+	for (; *cursor < ifp->naddrs; (*cursor)++) {
+		e = &ifp->addrs[*cursor];
+		/* an address held with two prefixes is announced once */
+		if (tbl_addr_head(d->tbl, ifp, e->addr) != *cursor)
+			continue;
+		if (!send_announce(d, ifp, e->addr, ifp->mac))
+			return ANN_RETRY;
+	}
+	/* then what is published on it, past the owned ones */
+	while (pub_nth_on(d->pub, ifp->name, *cursor - ifp->naddrs, &pa, &pe)) {
+		if (tbl_addr_owner(d->tbl, pa, NULL) == NULL &&
+		    !send_announce(d, ifp, pa, pe->has_mac ? pe->mac : ifp->mac))
+			return ANN_RETRY;
+		(*cursor)++;
+	}
+	(void)nth;
+	return ANN_SENT;
+}
+
+/* Run what is due, send it, and arm the timer for the next step. */
+static void
+announce_run(struct daemon *d)
+{
+	double next, now = ev_now(d->loop);
+	int failed;
+
+	next = ann_run(d->ann, now, announce_step, d);
+	if ((failed = cap_flush(d->cap)) > 0) {
+		d->st.send_errors += (unsigned)failed;
+		log_warn("capture: %d announcements not sent", failed);
+	}
+	ev_timer_stop(d->loop, &d->ann_w);
+	if (next > 0) {
+		ev_timer_set(&d->ann_w, next > now ? next - now : 0., 0.);
+		ev_timer_start(d->loop, &d->ann_w);
+	}
+}
+
+static void
+ann_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	announce_run(w->data);
+}
+
+/* Start a burst for addr on ifindex (0: all of its addresses); the first
+ * frame goes out at once. */
+static void
+announce(struct daemon *d, int ifindex, uint32_t addr)
+{
+	if (d->loop == NULL)
+		return;
+	if (ann_start(d->ann, ifindex, addr, d->conf->announce_count,
+	    d->conf->announce_interval, ev_now(d->loop)) == -1)
+		log_warnx("announcements: %d bursts pending already; %s not announced",
+		    ANN_BURSTS, addr ? log_ip(addr) : "an interface");
+	announce_run(d);
+}
+
+static void
+announce_stop(struct daemon *d, int ifindex, uint32_t addr)
+{
+	ann_stop(d->ann, ifindex, addr);
+}
+
+/* The interface manager's word: an interface became managed, changed
+ * mode, or was given back. */
+static void
+iface_event(void *arg, struct tbl_iface *ifp)
+{
+	struct daemon *d = arg;
+
+	if (ifp->managed && ifp->mode != POL_MONITOR && ifp->mode != POL_OFF)
+		announce(d, ifp->ifindex, 0);
+	else
+		announce_stop(d, ifp->ifindex, 0);
+}
+
+static int
+refresh_iface_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct daemon *d = arg;
+
+	if (can_announce(ifp) &&
+	    ann_start(d->ann, ifp->ifindex, 0, d->conf->announce_count,
+	    d->conf->announce_interval, ev_now(d->loop)) == -1)
+		return 1;
+	return 0;
+}
+
+/* announce_refresh: every owned address again, for switches whose MAC
+ * tables age out before the hosts' ARP caches do. */
+static void
+refresh_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct daemon *d = w->data;
+
+	(void)loop;
+	(void)revents;
+	tbl_iface_each(d->tbl, refresh_iface_cb, d);
+	announce_run(d);
+}
+
+static void
+refresh_setup(struct daemon *d)
+{
+	ev_timer_stop(d->loop, &d->refresh_w);
+	if (d->conf->announce_refresh > 0) {
+		ev_timer_set(&d->refresh_w, d->conf->announce_refresh,
+		    d->conf->announce_refresh);
+		ev_timer_start(d->loop, &d->refresh_w);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * ARP
+ */
+
+
+/* Someone else's frame claims one of our addresses: a conflict when the
+ * address is on the interface it arrived on (RFC 5227 section 2.4), and
+ * defended from there as the configuration says. */
+static void
+note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
+{
+	struct log_ctx lc = { MSGID_CONFLICT, in->name, req->sip, req->sip, req->sha };
+	const struct pub_entry *pe = NULL;
+	struct cfl_rec *r;
+	char mac[18];
+	bool log;
+
+	if (!in->managed || req->sip == 0 || tbl_is_our_mac(d->tbl, req->sha))
+		return;
+	/* ours on this interface: held, or published here */
+	if (!tbl_addr_on(d->tbl, in->ifindex, req->sip) &&
+	    ((pe = pub_lookup(d->pub, req->sip, in->name)) == NULL ||
+	    tbl_addr_owner(d->tbl, req->sip, NULL) != NULL ||
+	    (pe->has_mac && memcmp(pe->mac, req->sha, 6) == 0)))
+		return;
+	COUNT(d, if_stats(in), conflicts);
+	/* at most once per address per interval, in bounded memory */
+	log = cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r);
+	if (log && r != NULL && r->quiet > 0)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it (%u more claims since the last report)", in->name,
+		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
+	else if (log)
+		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
+		    "claims it", in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
+	if (r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
+	    (in->flags & LINK_READY) != LINK_READY)
+		return;
+	switch (cfl_defend(r, in->defend, ev_now(d->loop))) {
+	case CFL_DEFEND:
+		if (send_announce(d, in, req->sip, pe != NULL && pe->has_mac ? pe->mac : in->mac)) {
+			COUNT(d, if_stats(in), defences);
+			log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with an "
+			    "announcement", in->name, log_ip(req->sip),
+			    arp_mac_str(req->sha, mac));
+		}
+		break;
+	case CFL_GIVE_UP:
+		log_ctx(LOG_ERR, &lc, "%s: address conflict on %s persists after its "
+		    "defence: %s keeps claiming it; not defending it again until the "
+		    "claims stop for %.0f s (defend = once)", in->name,
+		    log_ip(req->sip), arp_mac_str(req->sha, mac), CFL_INTERVAL);
+		break;
+	case CFL_IGNORE:
+		break;
+	}
+}
+
+/* A line of this kind at most once per (a, b) per interval. */
+static bool
+note_allowed(struct daemon *d, enum note_kind kind, uint32_t a, uint32_t b)
+{
+	return thr_allow(d->notes[kind], (uint64_t)a << 32 | b, ev_now(d->loop), NULL);
+}
+
+/* The seed's firewall story, made visible: a request refused because the
+ * target is another interface's and the sender is not on that interface's
+ * networks (two NICs on one segment hear each other's requests all day:
+ * not news), or because the sender is outside the subnets, is someone
+ * asking from one network for what is on another. */
+static void
+note_refusal(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
+    enum pol_verdict v)
+{
+	struct log_ctx lc = { MSGID_PROBE, res->in->name, req->tip, req->sip, req->sha };
+
+	if ((v != POL_OTHER_IFACE && v != POL_NOT_SUBNET) || !log_enabled(LOG_INFO))
+		return;
+	/* a probe (sender 0.0.0.0) says nothing of where it comes from */
+	if (v == POL_OTHER_IFACE && (req->sip == 0 ||
+	    (res->owner != NULL && tbl_in_subnet(res->owner, req->sip))))
+		return;
+	if (!note_allowed(d, NOTE_REFUSAL, req->sip, req->tip))
+		return;
+	if (v == POL_OTHER_IFACE && res->owner != NULL)
+		log_ctx(LOG_INFO, &lc, "%s: refused who-has %s from %s: owned by %s, "
+		    "not by this interface", res->in->name, log_ip(req->tip),
+		    log_ip(req->sip), res->owner->name);
+	else
+		log_ctx(LOG_INFO, &lc, "%s: refused who-has %s from %s: %s",
+		    res->in->name, log_ip(req->tip), log_ip(req->sip), pol_verdict_str(v));
+}
+
+/* An RFC 5227 probe for one of our addresses: someone is about to take it. */
+static void
+note_probe(struct daemon *d, const struct arp_req *req, const struct tbl_iface *in)
+{
+	struct log_ctx lc = { MSGID_PROBE, in->name, req->tip, 0, req->sha };
 	char mac[18];
 
-	COUNT(d, if_stats(res->in), conflicts);
-	/* at most once per address per interval, in bounded memory */
-	if (!cfl_note(d->cfl, req->sip, req->ifindex, req->sha, ev_now(d->loop), &r))
+	if (!note_allowed(d, NOTE_PROBE, 0, req->tip))
 		return;
-	if (r->quiet > 0)
-		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-		    "claims it (%u more claims since the last report)", res->in->name,
-		    log_ip(req->sip), arp_mac_str(req->sha, mac), r->quiet);
-	else
-		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours, but %s "
-		    "claims it", res->in->name, log_ip(req->sip),
-		    arp_mac_str(req->sha, mac));
+	log_ctx(LOG_NOTICE, &lc, "%s: %s probes for %s, which is ours: someone is "
+	    "about to take this address", in->name, arp_mac_str(req->sha, mac),
+	    log_ip(req->tip));
+}
+
+/* monitor: the kernel answered; would arpownd (owner mode) have? */
+static void
+note_monitor(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
+    enum pol_verdict v, struct tbl_iface *in)
+{
+	struct log_ctx lc = { MSGID_MONITOR, in->name, req->tip, req->sip, req->sha };
+
+	if (v == POL_ANSWER || !pol_kernel_answers(d->tbl, req, in->arp_ignore))
+		return;
+	COUNT(d, if_stats(in), would_refuse[v]);
+	if (!log_enabled(LOG_INFO) || !note_allowed(d, NOTE_MONITOR, req->sip, req->tip))
+		return;
+	log_ctx(LOG_INFO, &lc, "%s: the kernel answered who-has %s from %s; arpownd "
+	    "(owner) would refuse: %s%s%s", in->name, log_ip(req->tip),
+	    log_ip(req->sip), pol_verdict_str(v),
+	    res->owner && res->owner != in ? ", owned by " : "",
+	    res->owner && res->owner != in ? res->owner->name : "");
+}
+
+static void
+answer(struct daemon *d, const struct arp_req *req, const struct pol_result *res,
+    struct stats_if *is)
+{
+	uint8_t reply[ARP_FRAME_LEN];
+	size_t len;
+
+	if (!rate_allowed(d, is, req->sip))
+		return;
+	/* From the arrival interface with its MAC: in owner and subnet modes
+	 * that is the owner; in system mode it is what the kernel's
+	 * weak-host reply looks like. */
+	len = arp_build_reply(req, res->mac, reply);
+	cap_send(d->cap, req->ifindex, reply, len);
+	COUNT(d, is, replies);
+	if (log_enabled(LOG_DEBUG)) {
+		struct log_ctx lc = { MSGID_ANSWER, res->in->name, req->tip, req->sip,
+		    req->sha };
+
+		log_ctx(LOG_DEBUG, &lc, "%s: answered who-has %s from %s", res->in->name,
+		    log_ip(req->tip), log_ip(req->sip));
+	}
+	/* What the kernel's neigh_event_ns() does when it answers. */
+	if (d->conf->learn && req->sip != 0 && tbl_in_subnet(res->in, req->sip) &&
+	    learn_allowed(d)) {
+		rtnl_learn(d->rtnl, req->ifindex, req->sip, req->sha);
+		d->st.learned++;
+	}
 }
 
 static void
 on_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
-	uint8_t reply[ARP_FRAME_LEN];
+	struct tbl_iface *in;
 	struct pol_result res;
 	struct arp_req req;
 	struct stats_if *is;
 	enum arp_reason why;
 	enum pol_verdict v;
-	size_t len;
 
 	/* A frame newer than the last netlink drain may follow an address
 	 * delete the kernel has acknowledged since: read that first. */
 	if (ts > rtnl_drained(d->rtnl))
 		nl_sync(d);
 	why = arp_check(pkt, caplen, &req);
-	is = if_stats(tbl_iface(d->tbl, arp_ifindex(pkt, caplen)));
+	in = tbl_iface(d->tbl, arp_ifindex(pkt, caplen));
+	is = if_stats(in);
 	COUNT(d, is, received);
 	if (why != ARP_OK) {
 		COUNT(d, is, refused[why]);
-		/* an announcement of one of our addresses by another host is
-		 * the classic conflict (RFC 5227 section 2.4) */
-		if (why == ARP_GRATUITOUS &&
-		    pol_decide(d->tbl, &req, &res) == POL_CONFLICT)
-			log_conflict(d, &req, &res);
+		/* announcements and replies are not answered, but one that
+		 * claims an address of ours is a conflict */
+		if (in != NULL && (why == ARP_GRATUITOUS || why == ARP_NOT_REQUEST) &&
+		    req.op != 0)
+			note_claim(d, &req, in);
 		return;
 	}
-	v = pol_decide(d->tbl, &req, &res);
+	v = pol_decide(d->tbl, d->pub, &req, &res);
 	COUNT(d, is, verdict[v]);
-	if (v == POL_ANSWER && !rate_allowed(d, is, req.sip))
-		return;
-	if (v == POL_ANSWER) {
-		/* From the arrival interface with its MAC: in owner and subnet
-		 * modes that is the owner; in system mode it is what the
-		 * kernel's weak-host reply looks like. */
-		len = arp_build_reply(&req, res.in->mac, reply);
-		cap_send(d->cap, req.ifindex, reply, len);
-		COUNT(d, is, replies);
-		if (log_enabled(LOG_DEBUG)) {
-			struct log_ctx lc = { MSGID_ANSWER, res.in->name, req.tip,
-			    req.sip, req.sha };
-
-			log_ctx(LOG_DEBUG, &lc, "%s: answered who-has %s from %s",
-			    res.in->name, log_ip(req.tip), log_ip(req.sip));
-		}
-		/* What the kernel's neigh_event_ns() does when it answers. */
-		if (d->conf->learn && req.sip != 0 && tbl_in_subnet(res.in, req.sip) &&
-		    learn_allowed(d)) {
-			rtnl_learn(d->rtnl, req.ifindex, req.sip, req.sha);
-			d->st.learned++;
-		}
+	if (in != NULL && in->managed && in->mode == POL_MONITOR) {
+		note_monitor(d, &req, &res, v, in);
+		if (v == POL_CONFLICT)
+			note_claim(d, &req, in);
 		return;
 	}
-	if (v == POL_CONFLICT) {
-		log_conflict(d, &req, &res);
+	switch (v) {
+	case POL_ANSWER:
+		answer(d, &req, &res, is);
+		if (req.sip == 0)
+			note_probe(d, &req, res.in);
 		return;
+	case POL_CONFLICT:
+		note_claim(d, &req, res.in);
+		return;
+	default:
+		break;
 	}
+	if (res.in != NULL)
+		note_refusal(d, &req, &res, v);
 	if (log_enabled(LOG_DEBUG) && res.in != NULL) {
 		struct log_ctx lc = { MSGID_REFUSED, res.in->name, req.tip, req.sip,
 		    req.sha };
@@ -539,6 +921,7 @@ reload(struct daemon *d, int fd, FILE *out)
 	struct conf_sink k = { out, "", d->opts->conf_path };
 	char copy[64], err[512];
 	struct conf *nc = NULL;
+	struct pub *np = NULL, *op;
 	int m = -1;
 
 	notify_send("RELOADING=1");
@@ -566,6 +949,13 @@ reload(struct daemon *d, int fd, FILE *out)
 		nc = conf_defaults();
 	else
 		nc = conf_load(d->opts->conf_path, sink_err, &k);
+	if (nc != NULL && (np = pub_build(d, nc, d->pub)) == NULL) {
+		conf_free(nc);
+		nc = NULL;
+		if (out != NULL)
+			fprintf(out, "%s: its published addresses cannot be taken (why is "
+			    "in the log)\n", d->opts->conf_path);
+	}
 	if (nc == NULL) {
 		/* an admin's action: never rate-limited */
 		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running "
@@ -588,12 +978,17 @@ reload(struct daemon *d, int fd, FILE *out)
 		}
 		d->reload_failed = ev_time();
 	} else {
+		op = d->pub;
+		d->pub = np;
+		manage_all_with(d, nc);
 		conf_free(d->conf);
 		d->conf = nc;
 		d->conf_loaded = ev_time();
 		log_setlevel(nc->log_level);
 		apply_qdisc_bypass(d);
-		manage_all(d);
+		refresh_setup(d);
+		announce_changed(d, np, op);
+		pub_free(op);
 		metrics_setup(d);
 		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
 	}
@@ -681,18 +1076,104 @@ view_fill(struct daemon *d, struct rpt_view *v)
 	v->capture_drops = d->cap != NULL ? cap_drops(d->cap) : 0;
 	v->orig = view_orig;
 	v->orig_arg = d->ifm;
+	v->pub = d->pub;
 	v->up = true;
 }
 
-/* Until the announcer is wired in (issue 8's announcements). */
+struct byname {
+	const char		*name;
+	struct tbl_iface	*ifp;
+};
+
 static int
-announce_stub(void *arg, uint32_t addr, const char *ifname, char *err, size_t errlen)
+byname_cb(struct tbl_iface *ifp, void *arg)
 {
-	(void)arg;
-	(void)addr;
-	(void)ifname;
-	snprintf(err, errlen, "announce: not implemented in this version");
-	return EX_UNAVAILABLE;
+	struct byname *b = arg;
+
+	if (strcmp(ifp->name, b->name) != 0)
+		return 0;
+	b->ifp = ifp;
+	return 1;
+}
+
+static bool
+announcing(const struct tbl_iface *ifp)
+{
+	return ifp->managed && ifp->mode != POL_MONITOR && ifp->mode != POL_OFF;
+}
+
+/* "announce ADDR|IFACE": a burst from the interface that owns the address
+ * (or publishes it), or for every address of one interface; 0, or a
+ * sysexits code with why on out. */
+static int
+ctl_announce(struct daemon *d, const struct ctlp_req *req, FILE *out)
+{
+	struct byname b = { req->ifname, NULL };
+	const struct pub_entry *e;
+	struct tbl_iface *ifp;
+	struct jw w;
+
+	if (req->has_ifname) {
+		tbl_iface_each(d->tbl, byname_cb, &b);
+		if ((ifp = b.ifp) == NULL || !announcing(ifp)) {
+			fprintf(out, "%s: %s\n", req->ifname, ifp == NULL ? "no such interface" :
+			    "not managed, or in monitor or off mode: arpownd does not "
+			    "announce there");
+			return EX_DATAERR;
+		}
+		announce(d, ifp->ifindex, 0);
+	} else if ((ifp = tbl_addr_owner(d->tbl, req->addr, announcing)) != NULL &&
+	    announcing(ifp)) {
+		announce(d, ifp->ifindex, req->addr);
+	} else if ((e = pub_find(d->pub, req->addr)) != NULL) {
+		announce_entry(d, e);
+		ifp = NULL;
+	} else {
+		fprintf(out, "%s: neither an address of an interface arpownd manages nor "
+		    "published\n", log_ip(req->addr));
+		return EX_DATAERR;
+	}
+	jw_init(&w, out);
+	jw_obj(&w, NULL, false);
+	jw_int(&w, "schema", RPT_SCHEMA);
+	jw_bool(&w, "announced", true);
+	if (req->has_addr) {
+		jw_str(&w, "address", log_ip(req->addr));
+	} else
+		jw_null(&w, "address");
+	if (ifp != NULL)
+		jw_strn(&w, "interface", ifp->name, strnlen(ifp->name, sizeof(ifp->name)));
+	else
+		jw_null(&w, "interface");	/* published: from each interface it names */
+	jw_end(&w);
+	return 0;
+}
+
+/* "publish ADDR[/LEN] IFACE" and "withdraw ADDR[/LEN]" (issue 9). */
+static int
+ctl_publish(struct daemon *d, const struct ctlp_req *req, FILE *out)
+{
+	char cidr[INET_ADDRSTRLEN + 4], err[320];
+	struct jw w;
+	int code;
+
+	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(req->addr), req->plen);
+	err[0] = '\0';
+	code = req->cmd == CTLP_PUBLISH ? daemon_publish(d, cidr, req->ifname, err, sizeof(err)) :
+	    daemon_withdraw(d, cidr, err, sizeof(err));
+	if (code != 0) {
+		fprintf(out, "%s\n", err);
+		return code;
+	}
+	jw_init(&w, out);
+	jw_obj(&w, NULL, false);
+	jw_int(&w, "schema", RPT_SCHEMA);
+	jw_bool(&w, req->cmd == CTLP_PUBLISH ? "published" : "withdrawn", true);
+	jw_str(&w, "address", cidr);
+	if (req->cmd == CTLP_PUBLISH)
+		jw_str(&w, "interface", req->ifname);
+	jw_end(&w);
+	return 0;
 }
 
 static int
@@ -700,7 +1181,6 @@ ctl_request(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char
 {
 	struct daemon *d = arg;
 	struct rpt_view v;
-	char err[256];
 	struct jw w;
 	int code;
 
@@ -735,22 +1215,16 @@ ctl_request(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char
 		jw_end(&w);
 		return 0;
 	case CTLP_ANNOUNCE:
-		err[0] = '\0';
-		if ((code = d->announce(d->announce_arg, req->has_addr ? req->addr : 0,
-		    req->has_ifname ? req->ifname : NULL, err, sizeof(err))) != 0) {
-			fprintf(out, "%s\n", err);
-			return code;
-		}
-		fprintf(out, "{\"schema\":%d,\"announced\":true}\n", RPT_SCHEMA);
-		return 0;
+		return ctl_announce(d, req, out);
 	case CTLP_PUBLISH:
 	case CTLP_WITHDRAW:
+		return ctl_publish(d, req, out);
 	case CTLP_PUBLISHED:
+		rpt_published(&v, out);
+		return 0;
 	default:
-		/* parsed and validated already: issue 9 fills these in */
-		fprintf(out, "%s: not implemented in this version\n",
-		    ctlp_cmd_str(req->cmd));
-		return EX_UNAVAILABLE;
+		fprintf(out, "%s: not implemented\n", ctlp_cmd_str(req->cmd));
+		return EX_SOFTWARE;
 	}
 }
 
@@ -849,12 +1323,293 @@ print_conf_err(void *arg, const char *msg)
 	log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL }, "%s", msg);
 }
 
+/* No published address may be on lo (LVS direct-routing VIPs are answered
+ * by no one); lo's addresses are read here, the configuration can't. */
+static int
+published_on_lo(const struct conf *c, conf_err_fn *err)
+{
+	struct ifaddrs *ifa, *i;
+	char msg[512], a[INET_ADDRSTRLEN];
+	uint32_t addr;
+	size_t k;
+	int bad = 0;
+
+	if (c->npubs == 0 || getifaddrs(&ifa) == -1)
+		return 0;
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET ||
+		    !(i->ifa_flags & IFF_LOOPBACK))
+			continue;
+		memcpy(&addr, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, 4);
+		for (k = 0; k < c->npubs; k++) {
+			if (!rng_has(&c->pubs[k].set, addr))
+				continue;
+			inet_ntop(AF_INET, &addr, a, sizeof(a));
+			snprintf(msg, sizeof(msg), "%s: [publish %s] addresses: %s is an "
+			    "address of %s, which arpownd never answers for", c->path,
+			    c->pubs[k].label, a, i->ifa_name);
+			err(NULL, msg);
+			bad = 1;
+		}
+	}
+	freeifaddrs(ifa);
+	return bad;
+}
+
 struct conf *
 daemon_load_conf(const struct daemon_opts *o, conf_err_fn *err)
 {
+	struct conf *c;
+
 	if (!o->conf_explicit && access(o->conf_path, F_OK) == -1 && errno == ENOENT)
 		return conf_defaults();
-	return conf_load(o->conf_path, err ? err : print_conf_err, NULL);
+	if ((c = conf_load(o->conf_path, err ? err : print_conf_err, NULL)) != NULL &&
+	    published_on_lo(c, err ? err : print_conf_err)) {
+		conf_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * The published set: c's [publish] sections, then the runtime entries,
+ * from old (a reload) or from the state directory (the start); NULL with
+ * the reason logged (a runtime entry overlapping a new section).
+ */
+static struct pub *
+pub_build(struct daemon *d, const struct conf *c, const struct pub *old)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+	struct pub *p = pub_new();
+	struct pub_entry e;
+	char err[320], *lines = NULL;
+	size_t k, len;
+
+	if (p == NULL)
+		goto nomem;
+	for (k = 0; k < c->npubs; k++) {
+		memset(&e, 0, sizeof(e));
+		snprintf(e.label, sizeof(e.label), "%s", c->pubs[k].label);
+		snprintf(e.ifglob, sizeof(e.ifglob), "%s", c->pubs[k].ifglob);
+		memcpy(e.mac, c->pubs[k].mac, 6);
+		e.has_mac = c->pubs[k].has_mac;
+		if (rng_copy(&e.set, &c->pubs[k].set) == -1)
+			goto nomem;
+		if (pub_add(p, &e, err, sizeof(err)) == -1) {
+			rng_clear(&e.set);
+			log_ctx(LOG_ERR, &lc, "[publish %s]: %s", c->pubs[k].label, err);
+			goto fail;
+		}
+	}
+	if (old != NULL) {
+		for (k = 0; k < pub_count(old); k++) {
+			const struct pub_entry *o = pub_at(old, k);
+
+			if (!o->runtime)
+				continue;
+			e = *o;
+			if (rng_copy(&e.set, &o->set) == -1)
+				goto nomem;
+			if (pub_add(p, &e, err, sizeof(err)) == -1) {
+				rng_clear(&e.set);
+				log_ctx(LOG_ERR, &lc, "the runtime-published %s/%u (on %s) and "
+				    "the new configuration: %s; withdraw it first",
+				    log_ip(htonl(o->base)), o->plen, o->ifglob, err);
+				goto fail;
+			}
+		}
+	} else if (d->sd != NULL) {
+		if (state_published_load(d->sd, &lines, &len, err, sizeof(err)) == -1) {
+			log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
+			goto fail;
+		}
+		if (pub_parse_runtime(p, lines, len, err, sizeof(err)) == -1) {
+			log_ctx(LOG_ERR, &lc, "runtime-published addresses, as saved: %s", err);
+			goto fail;
+		}
+		free(lines);
+		lines = NULL;
+	}
+	return p;
+nomem:
+	log_ctx(LOG_ERR, &lc, "published addresses: out of memory");
+fail:
+	free(lines);
+	pub_free(p);
+	return NULL;
+}
+
+struct ann_entry {
+	struct daemon		*d;
+	const struct pub_entry	*e;
+};
+
+static int
+announce_entry_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct ann_entry *a = arg;
+	const struct rng *set = &a->e->set;
+	struct daemon *d = a->d;
+	uint32_t x;
+	size_t k;
+
+	if (!can_announce(ifp) || fnmatch(a->e->ifglob, ifp->name, 0) != 0)
+		return 0;
+	/* a few addresses: a burst each; many: the interface's whole burst */
+	if (rng_count(set) > 256)
+		return ann_start(d->ann, ifp->ifindex, 0, d->conf->announce_count,
+		    d->conf->announce_interval, ev_now(d->loop)) == -1;
+	for (k = 0; k < set->n; k++)
+		for (x = set->v[k].lo; ; x++) {
+			if (ann_start(d->ann, ifp->ifindex, htonl(x), d->conf->announce_count,
+			    d->conf->announce_interval, ev_now(d->loop)) == -1)
+				return 1;
+			if (x == set->v[k].hi)
+				break;
+		}
+	return 0;
+}
+
+/* Announce an entry from every interface it is published on. */
+static void
+announce_entry(struct daemon *d, const struct pub_entry *e)
+{
+	struct ann_entry a = { d, e };
+
+	if (d->loop == NULL)
+		return;
+	if (tbl_iface_each(d->tbl, announce_entry_cb, &a) != 0)
+		log_warnx("announcements: %d bursts pending already; not all of "
+		    "[publish %s] announced", ANN_BURSTS, e->label);
+	announce_run(d);
+}
+
+static bool
+same_entry(const struct pub_entry *a, const struct pub_entry *b)
+{
+	return strcmp(a->label, b->label) == 0 && strcmp(a->ifglob, b->ifglob) == 0 &&
+	    a->has_mac == b->has_mac && memcmp(a->mac, b->mac, 6) == 0 &&
+	    a->set.n == b->set.n &&
+	    memcmp(a->set.v, b->set.v, a->set.n * sizeof(*a->set.v)) == 0;
+}
+
+/* Does any interface hold an address in set? */
+struct held {
+	const struct rng	*set;
+	uint32_t		 addr;
+	const char		*ifname;
+};
+
+static int
+held_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct held *h = arg;
+	size_t i;
+
+	for (i = 0; i < ifp->naddrs; i++)
+		if (rng_has(h->set, ifp->addrs[i].addr)) {
+			h->addr = ifp->addrs[i].addr;
+			h->ifname = ifp->name;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+save_published(struct daemon *d)
+{
+	char *lines;
+	size_t len;
+	int r;
+
+	if ((lines = pub_format_runtime(d->pub, &len)) == NULL)
+		return -1;
+	r = state_published_save(d->sd, lines, len);
+	free(lines);
+	return r;
+}
+
+int
+daemon_publish(struct daemon *d, const char *cidr, const char *ifname, char *err,
+    size_t errlen)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, ifname, 0, 0, NULL };
+	struct pub_entry e;
+	struct held h;
+	const char *why;
+
+	if (pub_runtime_entry(&e, cidr, ifname, &why) == -1) {
+		snprintf(err, errlen, "%s: %s", cidr, why);
+		return EX_USAGE;
+	}
+	/* an address an interface holds is never published (lo's included) */
+	h.set = &e.set;
+	if (tbl_iface_each(d->tbl, held_cb, &h) != 0) {
+		snprintf(err, errlen, "%s: %s is an address of %s", cidr, log_ip(h.addr),
+		    h.ifname);
+		rng_clear(&e.set);
+		return EX_DATAERR;
+	}
+	if (pub_add(d->pub, &e, err, errlen) == -1) {
+		rng_clear(&e.set);
+		return EX_DATAERR;
+	}
+	/* kept before it is answered: a restart keeps it until withdrawn */
+	if (save_published(d) == -1) {
+		snprintf(err, errlen, "%s: cannot save it in the state directory: %s", cidr,
+		    strerror(errno));
+		(void)pub_withdraw(d->pub, e.base, e.plen);
+		return EX_IOERR;
+	}
+	lc.addr = htonl(e.base);
+	log_ctx(LOG_NOTICE, &lc, "published %s/%u on %s", log_ip(htonl(e.base)), e.plen,
+	    ifname);
+	announce_entry(d, pub_find(d->pub, htonl(e.base)));
+	return 0;
+}
+
+int
+daemon_withdraw(struct daemon *d, const char *cidr, char *err, size_t errlen)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, NULL, 0, 0, NULL };
+	struct pub_entry e;
+	const char *why;
+	int r;
+
+	if (pub_runtime_entry(&e, cidr, "x", &why) == -1) {
+		snprintf(err, errlen, "%s: %s", cidr, why);
+		return EX_USAGE;
+	}
+	rng_clear(&e.set);
+	/* gone from the set first: never answered once this returns */
+	if ((r = pub_withdraw(d->pub, e.base, e.plen)) == 0) {
+		snprintf(err, errlen, "%s: not published by arpownctl publish", cidr);
+		return EX_DATAERR;
+	}
+	lc.addr = htonl(e.base);
+	log_ctx(LOG_NOTICE, &lc, "withdrew %s/%u", log_ip(htonl(e.base)), e.plen);
+	if (save_published(d) == -1) {
+		snprintf(err, errlen, "%s: withdrawn, but the state directory still has "
+		    "it (a restart would publish it again): %s", cidr, strerror(errno));
+		return EX_IOERR;
+	}
+	return 0;
+}
+
+/* Announce the entries of p that old did not have as they are (a reload
+ * adding or changing sections). */
+static void
+announce_changed(struct daemon *d, const struct pub *p, const struct pub *old)
+{
+	size_t k, j;
+
+	for (k = 0; k < pub_count(p); k++) {
+		for (j = 0; j < pub_count(old); j++)
+			if (same_entry(pub_at(p, k), pub_at(old, j)))
+				break;
+		if (j == pub_count(old))
+			announce_entry(d, pub_at(p, k));
+	}
 }
 
 /* Warn about conf/all: the kernel applies max(all, dev), we never write it. */
@@ -880,6 +1635,34 @@ check_conf_all(void)
 	}
 }
 
+/*
+ * One arpownd per network namespace: two, with two state directories,
+ * would both answer every request, and the second would record the
+ * first's 8 as an original.  An abstract AF_UNIX name is the lock:
+ * abstract names live in the network namespace, and go with the process.
+ */
+static int
+netns_lock(void)
+{
+	struct sockaddr_un sun;
+	static const char name[] = "arpownd";
+	int fd;
+
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path + 1, name, sizeof(name) - 1);	/* sun_path[0] = 0 */
+	if (bind(fd, (struct sockaddr *)&sun,
+	    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + sizeof(name))) == -1) {
+		int e = errno;
+
+		close(fd);
+		return errno = e, -1;
+	}
+	return fd;
+}
+
 static int
 errno_exit(int e)
 {
@@ -889,7 +1672,7 @@ errno_exit(int e)
 static int
 lo_cb(struct tbl_iface *ifp, void *arg)
 {
-	if (!(ifp->flags & IFF_LOOPBACK) || ifp->arp_ignore < 0)
+	if (!(ifp->flags & IFF_LOOPBACK) || !ifp->conf_known || ifp->arp_ignore < 0)
 		return 0;
 	*(struct tbl_iface **)arg = ifp;
 	return 1;
@@ -920,33 +1703,31 @@ loop_setup(struct daemon *d)
 {
 	sigset_t sigs;
 	uint64_t wd;
+	size_t i;
 
 	d->loop = ev_default_loop(EVFLAG_AUTO);
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
-	ev_signal_init(&d->sig_term, signal_cb, SIGTERM);
-	ev_signal_init(&d->sig_int, signal_cb, SIGINT);
-	ev_signal_init(&d->sig_hup, signal_cb, SIGHUP);
-	ev_signal_init(&d->sig_usr1, signal_cb, SIGUSR1);
 	d->rtnl_w.data = d->cap_w.data = d;
-	d->sig_term.data = d->sig_int.data = d->sig_hup.data = d->sig_usr1.data = d;
 	ev_io_start(d->loop, &d->rtnl_w);
 	ev_io_start(d->loop, &d->cap_w);
-	ev_signal_start(d->loop, &d->sig_term);
-	ev_signal_start(d->loop, &d->sig_int);
-	ev_signal_start(d->loop, &d->sig_hup);
-	ev_signal_start(d->loop, &d->sig_usr1);
+	for (i = 0; i < NSIGNALS; i++) {
+		ev_signal_init(&d->sigw[i], signal_cb, handled[i]);
+		d->sigw[i].data = d;
+		ev_signal_start(d->loop, &d->sigw[i]);
+	}
 	/* libev's handlers are in place: let the signals held since the start
 	 * (and any that came meanwhile) reach them; the loop acts on them */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, SIGUSR1);
+	handled_set(&sigs);
 	sigprocmask(SIG_UNBLOCK, &sigs, NULL);
 	ev_timer_init(&d->check, check_cb, SYSCTL_CHECK, SYSCTL_CHECK);
 	d->check.data = d;
 	ev_timer_start(d->loop, &d->check);
+	ev_timer_init(&d->ann_w, ann_cb, 0., 0.);
+	ev_timer_init(&d->refresh_w, refresh_cb, 0., 0.);
+	d->ann_w.data = d->refresh_w.data = d;
+	refresh_setup(d);
+	ifm_on_event(d->ifm, iface_event, d);
 	if ((wd = notify_watchdog_usec()) != 0) {
 		ev_timer_init(&d->watchdog, watchdog_cb, 0., wd / 2e6);
 		d->watchdog.data = d;
@@ -963,18 +1744,18 @@ daemon_run(const struct daemon_opts *o)
 	char err[512];
 	sigset_t sigs;
 	size_t ni, na, left;
+	int i;
 
 	/* Held until the loop's watchers take them (loop_setup): from here
 	 * on a stop or a reload is never acted on half-way through start-up. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, SIGUSR1);
+	handled_set(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
+	d->nslock = -1;
 	d->opts = o;
 	d->exit_code = EX_OK;
 	if ((d->conf = daemon_load_conf(o, NULL)) == NULL)
@@ -982,6 +1763,15 @@ daemon_run(const struct daemon_opts *o)
 	d->conf_loaded = ev_time();
 	log_init(d->conf->log_level, o->debug);
 
+	if ((d->nslock = netns_lock()) == -1) {
+		if (errno == EADDRINUSE)
+			log_warnx("another arpownd runs in this network namespace; not "
+			    "starting, nothing changed");
+		else
+			log_warn("the network namespace's lock");
+		d->exit_code = EX_OSERR;
+		goto out;
+	}
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
@@ -1002,7 +1792,6 @@ daemon_run(const struct daemon_opts *o)
 		d->exit_code = errno_exit(errno);
 		goto out;
 	}
-	d->announce = announce_stub;
 	if (state_load(d->sd, &st, err, sizeof(err)) == -1) {
 		log_warnx("%s: unreadable saved originals, not starting: fix or "
 		    "remove them (arpownd --restore uses them)", err);
@@ -1022,6 +1811,10 @@ daemon_run(const struct daemon_opts *o)
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */
 	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
+	    (d->ann = ann_new(ANN_BURSTS)) == NULL ||
+	    (d->notes[NOTE_REFUSAL] = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
+	    (d->notes[NOTE_PROBE] = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
+	    (d->notes[NOTE_MONITOR] = thr_new(NOTE_KEYS, NOTE_INTERVAL, NOTE_LINES)) == NULL ||
 	    (d->rtnl = rtnl_open()) == NULL ||
 	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, &st)) == NULL) {
 		log_warn("rtnetlink");
@@ -1050,6 +1843,10 @@ daemon_run(const struct daemon_opts *o)
 	/* a previous run's records: links gone, renamed while we were down;
 	 * manage_all below restores those this configuration leaves alone */
 	ifm_adopt(d->ifm);
+	if ((d->pub = pub_build(d, d->conf, NULL)) == NULL) {
+		d->exit_code = EX_CONFIG;
+		goto out;
+	}
 	/* The watchers before the first sysctl changes: a signal that came
 	 * during start-up is handled by the loop, once every interface is
 	 * in a known state (SIGTERM: all restored), never by default action
@@ -1070,6 +1867,9 @@ daemon_run(const struct daemon_opts *o)
 
 	ev_run(d->loop, 0);
 
+	/* Held again: a second SIGTERM must not cut the restore short, nor
+	 * kill us by default action once libev's handlers are gone. */
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	notify_send("STOPPING=1");
 	ctl_close(d->ctl);				/* control socket */
 	d->ctl = NULL;
@@ -1094,9 +1894,15 @@ out:
 	rtnl_close(d->rtnl);
 	tbl_free(d->tbl);
 	cfl_free(d->cfl);
+	ann_free(d->ann);
+	pub_free(d->pub);
+	for (i = 0; i < NOTE_KINDS; i++)
+		thr_free(d->notes[i]);
 	conf_free(d->conf);
 	state_clear(&st);
 	state_close(d->sd);
+	if (d->nslock != -1)
+		close(d->nslock);
 	return d->exit_code;
 }
 
@@ -1132,6 +1938,9 @@ daemon_restore(const char *state_dir)
 	}
 	while (i < st.n) {
 		o = &st.v[i];
+		/* never "restore" an 8 (what the version before 0.2 could save) */
+		if (o->arp_ignore == IFM_ARP_IGNORE_NEVER)
+			o->arp_ignore = ifm_original_ignore(o->name, o->arp_ignore);
 		/* the ifindex is the interface; a v1 record has only a name */
 		if (o->ifindex > 0)
 			idx = if_indextoname((unsigned)o->ifindex, now) != NULL ? o->ifindex : 0;

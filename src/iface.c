@@ -20,7 +20,6 @@
 #include "msgid.h"
 #include "policy.h"
 
-#define ARP_IGNORE_MAX	8	/* the largest value the kernel gives a meaning */
 
 struct ifm {
 	struct tbl		*t;
@@ -29,11 +28,14 @@ struct ifm {
 	struct state		 st;
 	bool			 batch;	/* saves that only forget wait for the end */
 	bool			 dirty;	/* such a save is owed */
+	ifm_event_fn		*event;
+	void			*event_arg;
 };
 
 /* What the configuration wants of one interface. */
 struct want {
 	int	mode;		/* enum pol_mode, -1: not managed */
+	bool	sysctl;		/* arp_ignore = 8: arpownd answers, not the kernel */
 	bool	ann;		/* set arp_announce */
 };
 
@@ -53,6 +55,13 @@ ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st)
 }
 
 void
+ifm_on_event(struct ifm *m, ifm_event_fn *fn, void *arg)
+{
+	m->event = fn;
+	m->event_arg = arg;
+}
+
+void
 ifm_free(struct ifm *m)
 {
 	if (m == NULL)
@@ -61,25 +70,45 @@ ifm_free(struct ifm *m)
 	free(m);
 }
 
+/* A port of an L2 master (a bridge, a bond, a team, an Open vSwitch):
+ * its frames are the master's, and so is ARP; a VRF's are L3 interfaces. */
 static bool
-eligible(const struct tbl_iface *ifp)
+is_l2_port(const struct tbl *t, const struct tbl_iface *ifp)
 {
-	/* Replies are built for Ethernet; lo and NOARP links never do ARP. */
+	const struct tbl_iface *m;
+	const char *kind = ifp->slave_kind;
+
+	if (ifp->master == 0)
+		return false;
+	if (kind[0] == '\0' && (m = tbl_iface(t, ifp->master)) != NULL)
+		kind = m->kind;
+	return strcmp(kind, "vrf") != 0;
+}
+
+static bool
+eligible(const struct tbl *t, const struct tbl_iface *ifp)
+{
+	/* Replies are built for Ethernet; lo and NOARP links never do ARP;
+	 * the ports of a bridge or a bond leave it to their master. */
 	return ifp->type == ARPHRD_ETHER && ifp->name[0] != '\0' &&
-	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP));
+	    !(ifp->flags & (IFF_LOOPBACK | IFF_NOARP)) && !is_l2_port(t, ifp);
 }
 
 int
-ifm_mode(const struct conf *c, const struct tbl_iface *ifp)
+ifm_mode(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp)
 {
-	return eligible(ifp) ? conf_iface_mode(c, ifp->name) : -1;
+	return eligible(m->t, ifp) ? conf_iface_mode(c, ifp->name) : -1;
 }
 
 static void
-wants(const struct conf *c, const struct tbl_iface *ifp, struct want *w)
+wants(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp,
+    struct want *w)
 {
-	w->mode = ifm_mode(c, ifp);
-	w->ann = w->mode >= 0 && c->arp_announce != CONF_ANNOUNCE_KEEP;
+	w->mode = ifm_mode(m, c, ifp);
+	/* monitor: watched, but the kernel keeps answering, its sysctls
+	 * untouched */
+	w->sysctl = w->mode >= 0 && w->mode != POL_MONITOR;
+	w->ann = w->sysctl && c->arp_announce != CONF_ANNOUNCE_KEEP;
 }
 
 static int
@@ -114,34 +143,61 @@ back_to_disk(struct ifm *m)
 		log_warnx("state directory: %s", err);
 }
 
-/* The original to record for an interface showing arp_ignore = 8 with no
- * record: 8 would make a later stop "restore" deafness for good, and the
- * 8 may well be ours (a record lost, another instance): record what a new
- * interface gets instead, and say so. */
+/* net.ipv4.conf.default.KEY, what a new interface gets; dflt when it is
+ * unreadable or not below max. */
 static int
-original_ignore(const struct tbl_iface *ifp)
+kernel_default(const char *key, int max, int dflt)
 {
-	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
-	char buf[16], *end;
-	long v = 0;
+	char path[64], buf[16], *end;
+	long v = dflt;
 	FILE *f;
 
-	if (ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
-		return ifp->arp_ignore;
-	if ((f = fopen("/proc/sys/net/ipv4/conf/default/arp_ignore", "re")) != NULL) {
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/default/%s", key);
+	if ((f = fopen(path, "re")) != NULL) {
 		if (fgets(buf, sizeof(buf), f) != NULL) {
 			v = strtol(buf, &end, 10);
 			if (end == buf || (*end != '\n' && *end != '\0'))
-				v = 0;
+				v = dflt;
 		}
 		fclose(f);
 	}
-	if (v < 0 || v >= IFM_ARP_IGNORE_NEVER)
-		v = 0;
-	log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is already 8 and no original was "
-	    "saved for it; recording %ld (the default for new interfaces) so that "
-	    "stopping never leaves it deaf", ifp->name, v);
-	return (int)v;
+	return v < 0 || v >= max ? dflt : (int)v;
+}
+
+/* The original arp_ignore to record for ifp, which has no record.  An 8
+ * would make a later stop "restore" deafness for good, and it may well be
+ * ours (a record lost, another instance); a value outside 0..8 cannot be
+ * given back meaningfully: record what a new interface gets instead, and
+ * say so. */
+int
+ifm_original_ignore(const char *name, int v)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, name, 0, 0, NULL };
+	int d;
+
+	if (v >= 0 && v < IFM_ARP_IGNORE_NEVER)
+		return v;
+	d = kernel_default("arp_ignore", IFM_ARP_IGNORE_NEVER, 0);
+	log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is %d and no original was saved for "
+	    "it; recording %d (the default for new interfaces) so that stopping "
+	    "never leaves it deaf", name, v, d);
+	return d;
+}
+
+/* The same for arp_announce, whose values are 0..2. */
+static int
+original_announce(const struct tbl_iface *ifp)
+{
+	struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
+	int d;
+
+	if (ifp->arp_announce >= 0 && ifp->arp_announce <= 2)
+		return ifp->arp_announce;
+	d = kernel_default("arp_announce", 3, 0);
+	log_ctx(LOG_WARNING, &lc, "%s: arp_announce is %d, outside 0..2; recording %d "
+	    "(the default for new interfaces) as its original", ifp->name,
+	    ifp->arp_announce, d);
+	return d;
 }
 
 /* The record follows the interface, whatever it is called now. */
@@ -170,16 +226,16 @@ record(struct ifm *m, struct tbl_iface *ifp, const struct want *w)
 	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 	bool dirty = follow_rename(m, ifp);
 
-	if (w->mode < 0 || ifp->arp_ignore < 0 || ifp->arp_ignore > ARP_IGNORE_MAX)
+	if (!w->sysctl || !ifp->conf_known)
 		return dirty;	/* nothing to set (step 2 says why) */
 	if (rec == NULL && (rec = state_add(&m->st, ifp->ifindex, ifp->name)) == NULL)
 		return dirty;
 	if (rec->arp_ignore == STATE_NONE) {
-		rec->arp_ignore = original_ignore(ifp);
+		rec->arp_ignore = ifm_original_ignore(ifp->name, ifp->arp_ignore);
 		dirty = true;
 	}
-	if (w->ann && rec->arp_announce == STATE_NONE && ifp->arp_announce >= 0) {
-		rec->arp_announce = ifp->arp_announce;
+	if (w->ann && rec->arp_announce == STATE_NONE) {
+		rec->arp_announce = original_announce(ifp);
 		dirty = true;
 	}
 	return dirty;
@@ -193,15 +249,10 @@ set(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const struct wan
 	struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 	int ign = -1, ann = -1;
 
-	if (w->mode >= 0) {
-		if (ifp->arp_ignore < 0) {
+	if (w->sysctl) {
+		if (!ifp->conf_known) {
 			log_ctx(LOG_WARNING, &lc, "%s: no IPv4 settings on this link, "
 			    "not managing it", ifp->name);
-			return -1;
-		}
-		if (ifp->arp_ignore > ARP_IGNORE_MAX) {
-			log_ctx(LOG_WARNING, &lc, "%s: arp_ignore is %d, outside 0..%d: "
-			    "not managing it", ifp->name, ifp->arp_ignore, ARP_IGNORE_MAX);
 			return -1;
 		}
 		if (rec == NULL || rec->arp_ignore == STATE_NONE)
@@ -247,7 +298,7 @@ forget(struct ifm *m, const struct tbl_iface *ifp, const struct want *w)
 
 	if (rec == NULL)
 		return;
-	if (w->mode < 0 && rec->arp_ignore != STATE_NONE) {
+	if (!w->sysctl && rec->arp_ignore != STATE_NONE) {
 		rec->arp_ignore = STATE_NONE;
 		dirty = true;
 	}
@@ -271,7 +322,7 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 	int r;
 
 	/* also heals an arp_ignore someone rewrote behind our back */
-	if (w->mode >= 0 && ifp->managed && ifp->arp_ignore >= 0 &&
+	if (w->sysctl && ifp->managed && ifp->mode != POL_MONITOR && ifp->conf_known &&
 	    ifp->arp_ignore != IFM_ARP_IGNORE_NEVER)
 		log_ctx(LOG_WARNING, &lc, "%s: arp_ignore was changed to %d by "
 		    "someone else; setting it to %d again", ifp->name, ifp->arp_ignore,
@@ -281,7 +332,7 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 		 * keeps answering; tried again at the next apply. */
 		return;
 	}
-	if (r == 1 && w->mode < 0 && !ifp->managed) {
+	if (r == 1 && !w->sysctl && !ifp->managed) {
 		const struct state_orig *rec = state_find(&m->st, ifp->ifindex);
 
 		/* a previous run's record, for an interface this
@@ -292,15 +343,40 @@ carry_out(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const stru
 	}
 	forget(m, ifp, w);
 	if (w->mode >= 0) {
-		if (!ifp->managed || ifp->mode != w->mode)
+		bool changed = !ifp->managed || ifp->mode != w->mode;
+
+		if (changed && w->mode == POL_MONITOR)
+			log_ctx(LOG_INFO, &lc, "%s: watched, mode monitor (the kernel "
+			    "answers, its sysctls untouched)", ifp->name);
+		else if (changed)
 			log_ctx(LOG_INFO, &lc, "%s: managed, mode %s", ifp->name,
 			    pol_mode_str(w->mode));
 		ifp->mode = w->mode;
 		ifp->managed = true;
+		if (changed && m->event != NULL)
+			m->event(m->event_arg, ifp);
 	} else if (ifp->managed) {
 		ifp->managed = false;
 		log_ctx(LOG_INFO, &lc, "%s: no longer managed", ifp->name);
+		if (m->event != NULL)
+			m->event(m->event_arg, ifp);
 	}
+}
+
+/* The settings the frame path reads, from c, whatever becomes of the
+ * sysctls: after a reload they must never point into the old conf. */
+static void
+settle(const struct conf *c, struct tbl_iface *ifp)
+{
+	struct conf_ifset set;
+
+	if (conf_iface(c, ifp->name, &set) == -1)
+		memset(&set, 0, sizeof(set));
+	ifp->allow = set.allow;
+	ifp->deny = set.deny;
+	ifp->allow_probes = set.allow_probes > 0;
+	ifp->announce = set.announce > 0;
+	ifp->defend = set.defend > 0 ? set.defend : 0;
 }
 
 void
@@ -308,7 +384,8 @@ ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp)
 {
 	struct want w;
 
-	wants(c, ifp, &w);
+	settle(c, ifp);
+	wants(m, c, ifp, &w);
 	if (record(m, ifp, &w) && save(m) == -1) {
 		back_to_disk(m);
 		return;
@@ -328,7 +405,8 @@ record_cb(struct tbl_iface *ifp, void *arg)
 	struct all *a = arg;
 	struct want w;
 
-	wants(a->c, ifp, &w);
+	settle(a->c, ifp);
+	wants(a->m, a->c, ifp, &w);
 	a->dirty |= record(a->m, ifp, &w);
 	return 0;
 }
@@ -339,7 +417,7 @@ carry_out_cb(struct tbl_iface *ifp, void *arg)
 	struct all *a = arg;
 	struct want w;
 
-	wants(a->c, ifp, &w);
+	wants(a->m, a->c, ifp, &w);
 	carry_out(a->m, a->c, ifp, &w);
 	return 0;
 }
@@ -417,6 +495,12 @@ ifm_adopt(struct ifm *m)
 			continue;
 		}
 		dirty |= follow_rename(m, ifp);
+		/* an 8 saved as an original (the version before 0.2 could)
+		 * would be "restored" into deafness: the default instead */
+		if (rec->arp_ignore == IFM_ARP_IGNORE_NEVER) {
+			rec->arp_ignore = ifm_original_ignore(rec->name, rec->arp_ignore);
+			dirty = true;
+		}
 		i++;
 	}
 	if (dirty)

@@ -20,6 +20,12 @@ burst_of(long rate)
 bool
 lim_take(struct lim_bucket *b, long rate, double now)
 {
+	return lim_take_n(b, rate, 1, now);
+}
+
+bool
+lim_take_n(struct lim_bucket *b, long rate, unsigned n, double now)
+{
 	double burst = burst_of(rate);
 
 	if (b->last == 0)
@@ -29,9 +35,9 @@ lim_take(struct lim_bucket *b, long rate, double now)
 	if (b->tokens > burst)
 		b->tokens = burst;
 	b->last = now;		/* a clock stepped back re-bases, refills nothing */
-	if (b->tokens < 1)
+	if (b->tokens < n)
 		return false;
-	b->tokens -= 1;
+	b->tokens -= n;
 	return true;
 }
 

@@ -121,7 +121,7 @@ rpt_status(const struct rpt_view *v, FILE *f)
 	jw_int(&w, "pid", v->pid);
 	jw_secs(&w, "started_at", v->started, false);
 	jw_secs(&w, "uptime_seconds", v->now - v->started, false);
-	jw_str(&w, "mode", pol_mode_str(v->conf->mode));
+	jw_str(&w, "mode", pol_mode_str(v->conf->set.mode));
 	jw_obj(&w, "config", false);
 	jw_str(&w, "path", v->conf_path);
 	jw_secs(&w, "loaded_at", v->conf_loaded, false);
@@ -361,4 +361,43 @@ rpt_conflicts(const struct rpt_view *v, FILE *f)
 	jw_end(&w);
 	jw_end(&w);
 	free(rs.v);
+}
+
+/* ------------------------------------------------------------- published */
+
+void
+rpt_published(const struct rpt_view *v, FILE *f)
+{
+	const struct pub_entry *e;
+	char mac[18];
+	struct jw w;
+	size_t i, j;
+
+	jw_init(&w, f);
+	jw_obj(&w, NULL, false);
+	jw_int(&w, "schema", RPT_SCHEMA);
+	jw_arr(&w, "published", true);
+	for (i = 0; v->pub != NULL && i < pub_count(v->pub); i++) {
+		e = pub_at(v->pub, i);
+		jw_obj(&w, NULL, false);
+		jw_strn(&w, "label", e->label, strnlen(e->label, sizeof(e->label)));
+		jw_bool(&w, "runtime", e->runtime);
+		jw_strn(&w, "interface", e->ifglob, strnlen(e->ifglob, sizeof(e->ifglob)));
+		if (e->has_mac)
+			jw_str(&w, "mac", arp_mac_str(e->mac, mac));
+		else
+			jw_null(&w, "mac");	/* the interface's own */
+		jw_u64(&w, "addresses", rng_count(&e->set));
+		jw_arr(&w, "ranges", false);
+		for (j = 0; j < e->set.n; j++) {
+			jw_obj(&w, NULL, false);
+			ip(&w, "first", htonl(e->set.v[j].lo));
+			ip(&w, "last", htonl(e->set.v[j].hi));
+			jw_end(&w);
+		}
+		jw_end(&w);
+		jw_end(&w);
+	}
+	jw_end(&w);
+	jw_end(&w);
 }

@@ -55,7 +55,12 @@ link_attr_cb(const struct nlattr *a, void *data)
 			return MNL_CB_ERROR;
 		break;
 	case IFLA_AF_SPEC:
+	case IFLA_LINKINFO:
 		if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			return MNL_CB_ERROR;
+		break;
+	case IFLA_MASTER:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
 			return MNL_CB_ERROR;
 		break;
 	default:
@@ -84,13 +89,39 @@ parse_inet_conf(const struct nlattr *spec, struct rtnl_msg *m)
 				continue;
 			n = mnl_attr_get_payload_len(a) / 4;
 			v = mnl_attr_get_payload(a);
-			if (n >= IPV4_DEVCONF_ARP_IGNORE)
-				m->arp_ignore = (int)v[IPV4_DEVCONF_ARP_IGNORE - 1];
-			if (n >= IPV4_DEVCONF_ARP_ANNOUNCE)
-				m->arp_announce = (int)v[IPV4_DEVCONF_ARP_ANNOUNCE - 1];
+			/* devconf values are ints: /proc takes -1 as well as 9 */
+			if (n >= IPV4_DEVCONF_ARP_IGNORE && n >= IPV4_DEVCONF_ARP_ANNOUNCE) {
+				m->arp_ignore = (int32_t)v[IPV4_DEVCONF_ARP_IGNORE - 1];
+				m->arp_announce = (int32_t)v[IPV4_DEVCONF_ARP_ANNOUNCE - 1];
+				m->has_conf = true;
+			}
 		}
 	}
 	return 0;
+}
+
+/* IFLA_LINKINFO > IFLA_INFO_KIND, IFLA_INFO_SLAVE_KIND: strings; one that
+ * does not fit (or is not a string) is left empty. */
+static void
+parse_linkinfo(const struct nlattr *info, struct rtnl_msg *m)
+{
+	const struct nlattr *a;
+	char *dst;
+	size_t len;
+
+	mnl_attr_for_each_nested(a, info) {
+		if (mnl_attr_get_type(a) == IFLA_INFO_KIND)
+			dst = m->link_kind;
+		else if (mnl_attr_get_type(a) == IFLA_INFO_SLAVE_KIND)
+			dst = m->slave_kind;
+		else
+			continue;
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)
+			continue;
+		len = strlen(mnl_attr_get_str(a));
+		if (len < sizeof(m->link_kind))
+			memcpy(dst, mnl_attr_get_str(a), len + 1);
+	}
 }
 
 static int
@@ -103,6 +134,14 @@ parse_link(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifi)))
 		return -1;
 	ifi = mnl_nlmsg_get_payload(nlh);
+	/*
+	 * The bridge sends its own RTM_NEWLINK and RTM_DELLINK, of family
+	 * AF_BRIDGE, about its ports (br_ifinfo_notify): a DELLINK there means
+	 * "left the bridge", not "deleted".  The link itself is told of in
+	 * AF_UNSPEC messages.
+	 */
+	if (ifi->ifi_family == AF_BRIDGE)
+		return 0;	/* RTNL_IGNORE */
 	if (ifi->ifi_index <= 0)
 		return -1;
 	if (mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, tb) != MNL_CB_OK)
@@ -123,6 +162,10 @@ parse_link(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 	}
 	if (tb[IFLA_AF_SPEC] != NULL && parse_inet_conf(tb[IFLA_AF_SPEC], m) == -1)
 		return -1;
+	if (tb[IFLA_MASTER] != NULL && mnl_attr_get_u32(tb[IFLA_MASTER]) <= INT32_MAX)
+		m->master = (int)mnl_attr_get_u32(tb[IFLA_MASTER]);
+	if (tb[IFLA_LINKINFO] != NULL)
+		parse_linkinfo(tb[IFLA_LINKINFO], m);
 	return 0;
 }
 

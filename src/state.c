@@ -35,6 +35,7 @@
 #define LOCK_FILE	"lock"
 #define LEGACY_FILE	"originals"	/* v1: one file, replaced by rename */
 #define ORIG_KIND	"originals"	/* v2: originals.0 and originals.1 */
+#define PUB_KIND	"published"	/* the runtime-published addresses */
 #define TRAILER_LEN	15		/* "crc32=xxxxxxxx\n" */
 #define ARP_IGNORE_MAX	8
 #define ARP_ANNOUNCE_MAX 2
@@ -749,8 +750,11 @@ struct state_dir {
 	char		*path;
 	int		 dfd, lock, legacy;	/* legacy: a v1 file still to be read */
 	uid_t		 uid;			/* the directory's owner, every file's */
+	bool		 readonly;		/* --restore on a read-only file system */
+	bool		 readonly_ok;		/* STATE_RESTORE: that is allowed */
 	gid_t		 gid;
 	struct slots	 orig;
+	struct slots	 pub;		/* STATE_DAEMON only */
 };
 
 /* Accept a slot's text (0) or say why not (-1). */
@@ -771,6 +775,14 @@ open_in(struct state_dir *sd, const char *name, int flags, bool create, char *er
 	int fd, e;
 
 	fd = openat(sd->dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* --restore on a file system remounted read-only: read what is there */
+	if (fd == -1 && errno == EROFS && sd->readonly_ok) {
+		sd->readonly = true;
+		flags = (flags & ~O_ACCMODE) | O_RDONLY;
+		create = false;
+		fd = openat(sd->dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK);
+	}
 	if (fd == -1 && errno == ENOENT && create) {
 		fd = openat(sd->dfd, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC | O_NOCTTY, 0600);
@@ -884,8 +896,9 @@ blob_open(struct state_dir *sd, struct slots *sl, const char *kind, char *err,
 	sl->kind = kind;
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "%s.%d", kind, i);
-		if ((sl->fd[i] = open_in(sd, name, O_RDWR, true, err, errlen)) == -1)
-			return -1;
+		if ((sl->fd[i] = open_in(sd, name, O_RDWR, true, err, errlen)) == -1 &&
+		    !(sd->readonly && errno == ENOENT))
+			return -1;	/* read-only, never written: an empty slot */
 	}
 	return 0;
 }
@@ -909,6 +922,8 @@ blob_read(struct state_dir *sd, struct slots *sl, blob_accept *accept, void *arg
 		sl->good[i] = false;
 		why[i][0] = '\0';
 		snprintf(name, sizeof(name), "%s.%d", sl->kind, i);
+		if (sl->fd[i] == -1)
+			continue;	/* read-only and absent: empty */
 		/* one slot unreadable (EIO, too large) leaves the other */
 		if (read_all(sl->fd[i], sd->path, name, &text[i], &len[i], why[i],
 		    sizeof(why[i])) == -1) {
@@ -947,6 +962,17 @@ blob_read(struct state_dir *sd, struct slots *sl, blob_accept *accept, void *arg
 		if (!quiet && why[!chose][0] != '\0')
 			log_notice("%s; using %s/%s.%d, generation %" PRIu64,
 			    why[!chose], sd->path, sl->kind, chose, sl->gen[chose]);
+	} else if ((len[0] == 0) != (len[1] == 0)) {
+		/*
+		 * One slot never written, the other not good: the first save
+		 * ever was cut short (a full disk, a crash in the write).
+		 * Nothing was changed on the strength of it, so nothing is
+		 * saved; a link left at 8 with no record gets the default.
+		 */
+		if (!quiet)
+			log_notice("%s; the first save never completed: nothing saved",
+			    why[len[0] == 0]);
+		len[0] = len[1] = 0;
 	} else if (len[0] != 0 || len[1] != 0) {
 		seterr(err, errlen, "no complete saved version: %s%s%s", why[0],
 		    why[0][0] && why[1][0] ? "; " : "", why[1]);
@@ -963,6 +989,8 @@ blob_write(struct slots *sl, uint64_t gen, const char *text, size_t len)
 {
 	int s;
 
+	if (sl->fd[0] == -1 || sl->fd[1] == -1)
+		return errno = EROFS, -1;	/* a read-only --restore */
 	if (!sl->good[0])
 		s = 0;
 	else if (!sl->good[1])
@@ -1018,6 +1046,38 @@ static int
 accept_orig(const char *text, size_t len, void *arg, char *err, size_t errlen)
 {
 	return state_parse(text, len, arg, err, errlen);
+}
+
+/* Any framed text is accepted: its lines are for the caller to judge.
+ * With arg, *(struct text *)arg gets a copy of the lines. */
+struct text {
+	char	*lines;
+	size_t	 len;
+};
+
+static int
+accept_text(const char *text, size_t len, void *arg, char *err, size_t errlen)
+{
+	struct parser p = { NULL, NULL, 0, 0, NULL, "" };
+	struct text *t = arg;
+	size_t body, bodyend;
+	uint64_t gen;
+
+	if (frame_check(&p, text, len, PUB_KIND, &gen, &body, &bodyend) == -1) {
+		seterr(err, errlen, "line %u: %s", p.line, p.why);
+		return -1;
+	}
+	if (t == NULL)
+		return 0;
+	free(t->lines);
+	if ((t->lines = malloc(bodyend - body + 1)) == NULL) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(t->lines, text + body, bodyend - body);
+	t->lines[bodyend - body] = '\0';
+	t->len = bodyend - body;
+	return 0;
 }
 
 static int
@@ -1108,7 +1168,10 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	}
 	sd->dfd = sd->lock = sd->legacy = -1;
 	sd->orig.fd[0] = sd->orig.fd[1] = -1;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+	sd->pub.fd[0] = sd->pub.fd[1] = -1;
+	sd->readonly_ok = mode == STATE_RESTORE;
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST &&
+	    !(errno == EROFS && sd->readonly_ok && access(dir, F_OK) == 0)) {
 		seterr(err, errlen, "%s: cannot create it: %s", dir, strerror(errno));
 		goto fail;
 	}
@@ -1150,8 +1213,12 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 		goto fail;
 	}
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(sd->lock, 0) == -1 || write_all(sd->lock, pid, (size_t)n) == -1)
+	if (!sd->readonly &&
+	    (ftruncate(sd->lock, 0) == -1 || write_all(sd->lock, pid, (size_t)n) == -1))
 		log_warn("%s/%s", dir, LOCK_FILE);	/* the lock holds without it */
+	if (sd->readonly)
+		log_warnx("%s: read-only: restoring from what is saved, but the records "
+		    "cannot be updated", dir);
 
 	if (blob_open(sd, &sd->orig, ORIG_KIND, err, errlen) == -1)
 		goto fail;
@@ -1159,6 +1226,12 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	 * state_load; what is wrong with them is for state_load to say */
 	(void)blob_read(sd, &sd->orig, accept_orig, &scratch, true, NULL, 0);
 	state_clear(&scratch);
+	/* the daemon's other records; --restore needs none of them */
+	if (mode == STATE_DAEMON) {
+		if (blob_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
+			goto fail;
+		(void)blob_read(sd, &sd->pub, accept_text, NULL, true, NULL, 0);
+	}
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
 		goto fail;
@@ -1179,9 +1252,12 @@ state_close(struct state_dir *sd)
 
 	if (sd == NULL)
 		return;
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (sd->orig.fd[i] != -1)
 			close(sd->orig.fd[i]);
+		if (sd->pub.fd[i] != -1)
+			close(sd->pub.fd[i]);
+	}
 	if (sd->legacy != -1)
 		close(sd->legacy);
 	if (sd->lock != -1)
@@ -1220,6 +1296,67 @@ state_save(struct state_dir *sd, const struct state *st)
 	free(text);
 	if (r == 0 && sd->legacy != -1)
 		(void)drop_legacy(sd);	/* its records are in a slot now */
+	errno = e;
+	return r;
+}
+
+int
+state_published_load(struct state_dir *sd, char **lines, size_t *len, char *err,
+    size_t errlen)
+{
+	struct text t = { NULL, 0 };
+	int r;
+
+	if (sd->pub.fd[0] == -1)
+		return errno = EBADF, -1;
+	r = blob_read(sd, &sd->pub, accept_text, &t, false, err, errlen);
+	if (r == -1) {
+		free(t.lines);
+		return -1;
+	}
+	if (t.lines == NULL && (t.lines = strdup("")) == NULL)
+		return errno = ENOMEM, -1;
+	*lines = t.lines;
+	*len = t.len;
+	return 0;
+}
+
+int
+state_published_save(struct state_dir *sd, const char *lines, size_t len)
+{
+	uint64_t gen = sd->pub.top + 1;
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f;
+	int r, e;
+
+	if (sd->pub.fd[0] == -1)
+		return errno = EBADF, -1;
+	if ((f = open_memstream(&text, &n)) == NULL)
+		return -1;
+	fprintf(f, "arpownd " PUB_KIND " v2 gen=%" PRIu64 "\n", gen);
+	fwrite(lines, 1, len, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return errno = ENOMEM, -1;
+	}
+	if (n + TRAILER_LEN + 1 > STATE_MAX_SIZE) {
+		free(text);
+		return errno = EFBIG, -1;
+	}
+	{
+		char *t = realloc(text, n + TRAILER_LEN + 1);
+
+		if (t == NULL) {
+			free(text);
+			return errno = ENOMEM, -1;
+		}
+		text = t;
+	}
+	snprintf(text + n, TRAILER_LEN + 1, "crc32=%08" PRIx32 "\n", crc32_ieee(text, n));
+	r = blob_write(&sd->pub, gen, text, n + TRAILER_LEN);
+	e = errno;
+	free(text);
 	errno = e;
 	return r;
 }

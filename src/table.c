@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,6 +363,14 @@ tbl_addr_del(struct tbl *t, int ifindex, uint32_t addr, uint32_t prefix, uint8_t
 	ifp->naddrs--;
 	t->nent--;
 	return 1;
+}
+
+size_t
+tbl_addr_head(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr)
+{
+	const struct slot *sl = &t->slots[slot_find(t, addr, ifp->ifindex)];
+
+	return sl->ifindex != 0 ? sl->idx : SIZE_MAX;
 }
 
 bool

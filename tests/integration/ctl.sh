@@ -64,7 +64,7 @@ expect_eq "$(c eth1 "['answered']")" 0 "eth1 answered none of them"
 expect_eq "$(c eth2 "['verdicts']['other-interface']")" 1 "10.0.0.1 asked on eth2: other-interface, on eth2"
 expect_eq "$(c eth2 "['refused']['bad-sender-mac']")" 1 "a multicast sender MAC: bad-sender-mac, on eth2"
 expect_eq "$(jq_py "d['all']['answered'], d['all']['received'] >= 12" <<<"$js")" "(5, True)" "in all: 5 answered"
-grep -Eq '^eth0 +[0-9]+ +5 +0 +0 +0 +0 +0$' <<<"$out" || fail "counters: eth0's row in columns"
+grep -Eq '^eth0 +[0-9]+ +5 +[0-9]+ +0 +0 +0 +[0-9]+$' <<<"$out" || fail "counters: eth0's row in columns"
 grep -Eq '^eth2 +invalid +bad-sender-mac +1$' <<<"$out" || fail "counters: the reason row"
 grep -Eq '^eth1 +not answered +other-interface +5$' <<<"$out" || fail "counters: the verdict row"
 pass "counters in columns: the same numbers"
@@ -136,11 +136,36 @@ expect_eq "$rc" 78 "a 0600 file, reload by a group member (no file to pass): ref
 grep -q "not readable by uid ${ARPOWND_TEST_USER%%:*}, which arpownd runs as: run arpownctl reload as root" \
 	"$TMPDIR_T/reload.out" || fail "the refusal does not say what to do: $(cat "$TMPDIR_T/reload.out")"
 
-# the commands that are not there yet, and bad arguments
-rc=0; ctl announce 10.0.0.1 2>"$TMPDIR_T/err" || rc=$?
-expect_eq "$rc" 69 "announce: not implemented yet (69)"
-rc=0; ctl publish 10.9.0.0/24 eth0 2>"$TMPDIR_T/err" || rc=$?
-expect_eq "$rc:$(cat "$TMPDIR_T/err")" "69:arpownctl: publish: not implemented in this version" "publish: validated, not implemented"
+# announce: an address from the interface that owns it, an interface
+n0=$(ctl_get counters "[i['announcements'] for i in d['interfaces'] if i['name'] == 'eth0'][0]")
+expect_eq "$(ctl announce 10.0.0.1)" "announcing 10.0.0.1 from eth0" "announce 10.0.0.1: from eth0, its owner"
+expect_eq "$(ctl --json announce eth1 | jq_py "d['announced'], d['interface'], d['address']")" "(True, 'eth1', None)" \
+	"announce eth1: every address of eth1"
+wait_for 2000 sh -c "[ \$('$ARPOWNCTL' --state-dir '$ARPOWND_STATE_DIR' --json counters | python3 -c \"import json,sys; print([i['announcements'] for i in json.load(sys.stdin)['interfaces'] if i['name'] == 'eth0'][0])\") -gt $n0 ]" ||
+	fail "announce 10.0.0.1: eth0's announcements counter did not move"
+pass "eth0's announcements counter counts it"
+rc=0; ctl announce lo 2>"$TMPDIR_T/err" || rc=$?
+expect_eq "$rc:$(cat "$TMPDIR_T/err")" "65:arpownctl: lo: not managed, or in monitor or off mode: arpownd does not announce there" \
+	"announce lo: refused (65)"
+rc=0; ctl announce 10.9.9.9 2>"$TMPDIR_T/err" || rc=$?
+expect_eq "$rc" 65 "announce an address nobody here holds: 65"
+rc=0; ctl announce nosuch0 2>"$TMPDIR_T/err" || rc=$?
+expect_eq "$rc:$(cat "$TMPDIR_T/err")" "65:arpownctl: nosuch0: no such interface" "announce a missing interface: 65"
+
+# publish, published, withdraw (issue 9's runtime entries)
+expect_silence c c0 10.0.0.77 "10.0.0.77, nobody's: not answered"
+expect_eq "$(ctl publish 10.0.0.64/27 eth0)" "published 10.0.0.64/27 on eth0" "publish 10.0.0.64/27 on eth0"
+expect_reply c c0 10.0.0.77 "$MAC0" "10.0.0.77 published: answered by eth0"
+expect_eq "$(ctl_get published "[(p['runtime'], p['interface'], p['addresses'], p['ranges']) for p in d['published']]")" \
+	"(True, 'eth0', 32, [{'first': '10.0.0.64', 'last': '10.0.0.95'}])" "published --json: the runtime entry"
+ctl published | grep -Eq '^\(runtime\) +eth0 +\(the interface.s\) +32 +10\.0\.0\.64-10\.0\.0\.95$' ||
+	fail "published in columns: $(ctl published)"
+rc=0; ctl publish 10.0.0.1 eth1 2>"$TMPDIR_T/err" || rc=$?
+expect_eq "$rc" 65 "publishing an address eth0 holds: refused (65)"
+expect_eq "$(ctl withdraw 10.0.0.64/27)" "withdrew 10.0.0.64/27" "withdraw 10.0.0.64/27"
+expect_silence c c0 10.0.0.77 "withdrawn: no longer answered"
+rc=0; ctl withdraw 10.0.0.64/27 2>"$TMPDIR_T/err" || rc=$?
+expect_eq "$rc" 65 "withdrawing it again: 65"
 rc=0; ctl withdraw 10.9.0.1/24 2>"$TMPDIR_T/err" || rc=$?
 expect_eq "$rc" 65 "withdraw with host bits set: 65"
 rc=0; ctl frobnicate 2>/dev/null || rc=$?

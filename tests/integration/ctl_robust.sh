@@ -21,9 +21,9 @@ rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$P/status"; }
 fd0=$(fds)
 rss0=$(rss)
 
-# ARP all along: 200 requests/s, each waited for at most 100 ms
-pingpong() {	# pingpong N: N requests in the background, pid in $pp
-	bg_run c "$ARPC" -q -i c0 --pingpong -r 200 -c "$1" --wait-reply 100 -t 90000 10.0.0.1 \
+# ARP all along: 200 requests/s, each waited for at most WAIT ms
+pingpong() {	# pingpong N [WAIT]: N requests in the background, pid in $pp
+	bg_run c "$ARPC" -q -i c0 --pingpong -r 200 -c "$1" --wait-reply "${2:-100}" -t 90000 10.0.0.1 \
 		>"$TMPDIR_T/pingpong.out" 2>&1
 	pp=$LAST_PID
 }
@@ -272,7 +272,10 @@ ns h ip -batch "$TMPDIR_T/batch"
 wait_for 5000 sh -c "[ \$('$ARPOWNCTL' --state-dir '$ARPOWND_STATE_DIR' --json status | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"addresses\"])') -ge 20003 ]" ||
 	fail "the daemon did not learn the 20,000 addresses"
 rssb=$(rss)
-pingpong 600
+# each 1 MB document is ~10 ms of the loop's time; on two cores busy with
+# other work a request can wait for a few of them: 250 ms to count as
+# lost, p99 still within 20 ms
+pingpong 600 250
 out=$(hostile bound "$P")
 echo "bound: $out (RSS before $rssb KiB)"
 read -r ok busy rssm <<<"$(head -n 1 <<<"$out")"

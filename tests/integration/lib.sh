@@ -280,7 +280,9 @@ _notify_gone() {
 	! _alive "$NOTIFY_PID"
 }
 
-# arpownd_start NS [args...]: start arpownd -d in NS with its own state dir,
+# arpownd_start NS [args...]: start arpownd -d in NS with its own state dir
+# (ARPOWND_DEBUG=0: without -d, the level then the configuration's: no
+# line per request, for the floods and for what a user sees by default),
 # output appended to $TMPDIR_T/arpownd.log, and return once it sent READY=1
 # to the notify listener (log: $TMPDIR_T/notify.log, one per start; the
 # previous start's is kept as notify.log.N).  Sets ARPOWND_PID.
@@ -313,10 +315,13 @@ arpownd_start() {
 	wait_for 2000 test -S "$sock" || fail "notify listener did not start"
 	chmod 666 "$sock"
 
-	echo "=== arpownd start $_ARPOWND_RUNS in $ns_short: $ARPOWND -d --state-dir $ARPOWND_STATE_DIR $*" \
+	local dflag=-d
+	[ "${ARPOWND_DEBUG:-1}" != 0 ] || dflag=
+	echo "=== arpownd start $_ARPOWND_RUNS in $ns_short: $ARPOWND $dflag --state-dir $ARPOWND_STATE_DIR $*" \
 		>>"$TMPDIR_T/arpownd.log"
+	# shellcheck disable=SC2086 # no -d: no word at all
 	bg_run "$ns_short" env NOTIFY_SOCKET="$sock" \
-		"$ARPOWND" -d --state-dir "$ARPOWND_STATE_DIR" "$@" \
+		"$ARPOWND" $dflag --state-dir "$ARPOWND_STATE_DIR" "$@" \
 		>>"$TMPDIR_T/arpownd.log" 2>&1
 	ARPOWND_PID=$LAST_PID
 	ARPOWND_RC=

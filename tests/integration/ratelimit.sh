@@ -42,21 +42,22 @@ pass "two senders sharing a bucket share its rate: $((lim - n)) of 1000 refused 
 # Conflicts: two of our addresses that shared a slot of the old throttle
 # (10.0.0.1 and 10.0.0.234), claimed alternately 2,000 times: one line each.
 addr_add h eth0 10.0.0.234/24
-nl=$(grep -c 'address conflict' "$TMPDIR_T/arpownd.log")
-bg_run f "$ARPC" -q -i f0 -s 10.0.0.1 -c 1000 -r 1000 -w 0 10.1.0.9
+nl=$(grep -c 'address conflict: .* is ours' "$TMPDIR_T/arpownd.log")
+bg_run c "$ARPC" -q -i c0 -s 10.0.0.1 -c 1000 -r 1000 -w 0 10.0.0.9
 p1=$LAST_PID
-ns f "$ARPC" -q -i f0 -s 10.0.0.234 -c 1000 -r 1000 -w 0 10.1.0.9 >/dev/null || true
+ns c "$ARPC" -q -i c0 -s 10.0.0.234 -c 1000 -r 1000 -w 0 10.0.0.9 >/dev/null || true
 wait "$p1" || true
-expect_eq "$(($(grep -c 'address conflict' "$TMPDIR_T/arpownd.log") - nl))" 2 \
+expect_eq "$(($(grep -c 'address conflict: .* is ours' "$TMPDIR_T/arpownd.log") - nl))" 2 \
 	"2,000 alternating claims of two addresses that shared a slot: one line each"
 # Many addresses claimed at once: the lines of one interval are capped.
 for i in $(seq 1 200); do echo "addr add 10.1.2.$i/32 dev eth2"; done >"$TMPDIR_T/b"
 ns h ip -batch "$TMPDIR_T/b"
-nl=$(grep -c 'address conflict' "$TMPDIR_T/arpownd.log")
+nl=$(grep -c 'address conflict: .* is ours' "$TMPDIR_T/arpownd.log")
 ask f f0 10.1.0.9 -s 10.1.2.1 --vary 200 -c 2000 -r 2000 -w 0
-got=$(($(grep -c 'address conflict' "$TMPDIR_T/arpownd.log") - nl))
+got=$(($(grep -c 'address conflict: .* is ours' "$TMPDIR_T/arpownd.log") - nl))
 [ "$got" -le 20 ] || fail "200 claimed addresses: $got conflict lines in one interval (cap 20)"
 pass "200 claimed addresses in one second: $got lines (at most 20 an interval)"
+ns h ip -batch <(sed 's/^addr add/addr del/' "$TMPDIR_T/b")
 arpownd_stop
 
 write_conf "[global]

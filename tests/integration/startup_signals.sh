@@ -32,7 +32,7 @@ launch() {
 	local sig=$2 i
 	bg_run h "$ARPOWND" -c "$CONF" --state-dir "$ARPOWND_STATE_DIR" >"$TMPDIR_T/$1.log" 2>&1
 	P=$LAST_PID
-	wait_for 5000 held "$3" || fail "the daemon never blocked SIG$sig"
+	wait_for 5000 held "$3" || { cat "$TMPDIR_T/$1.log"; fail "the daemon never blocked SIG$sig"; }
 	grep -q ' started: ' "$TMPDIR_T/$1.log" && fail "started before the first signal: the test proves nothing"
 	for ((i = 0; i < 2500; i++)); do
 		kill "-$sig" "$P" 2>/dev/null || break
@@ -60,4 +60,13 @@ for try in 1 2 3 4 5; do
 	rc=0; wait "$P" || rc=$?
 	[ "$rc" = 0 ] || { cat "$TMPDIR_T/term$try.log"; fail "SIGTERM during start-up: exit $rc"; }
 	expect_eq "$(at8)" 0 "SIGTERM storm during start-up, try $try (exit $rc): no interface left at 8"
+done
+
+# Any other signal whose default action would end the process stops it
+# the clean way: restored first (outside systemd nothing else would).
+for sig in USR2 ALRM QUIT; do
+	launch "s$sig" "$sig" 1
+	wait_for 10000 sh -c "! kill -0 $P 2>/dev/null" || fail "SIG$sig: still running"
+	rc=0; wait "$P" || rc=$?
+	expect_eq "$rc $(at8)" "0 0" "SIG$sig: a clean stop, every interface restored"
 done

@@ -159,7 +159,7 @@ expect_eq "$rc" 0 "G: cleaned up, --restore runs"
 sysctl_set h eth2 arp_ignore 8
 write_conf "[global]"
 arpownd_start h -c "$CONF"
-grep -q 'eth2: arp_ignore is already 8 and no original was saved for it; recording 0' \
+grep -q 'eth2: arp_ignore is 8 and no original was saved for it; recording 0' \
 	"$TMPDIR_T/arpownd.log" || fail "H: no warning for eth2 found at 8"
 saved_originals | grep -q '^eth2 arp_ignore=0' || fail "H: not recorded as the default: $(saved_originals)"
 arpownd_stop

@@ -7,6 +7,7 @@
 trap cleanup EXIT
 need_cmd tcpdump
 seed_net
+CMAC=$(mac_of c c0)
 
 # seen_replies NAME: run tcpdump on eth0 in h while the client asks once;
 # SEEN is the number of replies from eth0's MAC tcpdump saw going out.
@@ -20,7 +21,8 @@ seen_replies() {
 	case $MACS in *"$MAC0"*) ;; *) fail "$1: no reply from eth0 ($NREPLY from $MACS)" ;; esac
 	sleep 0.3
 	kill -INT "$tp"; wait "$tp" 2>/dev/null || true
-	SEEN=$(tcpdump -r "$pcap" -n -e 2>/dev/null | grep -c "^.*$MAC0 > .*Reply 10.0.0.1 is-at $MAC0")
+	# the reply to the client, not an announcement (to the broadcast)
+	SEEN=$(tcpdump -r "$pcap" -n -e 2>/dev/null | grep -c "^.*$MAC0 > $CMAC, .*Reply 10.0.0.1 is-at $MAC0")
 }
 
 seen_replies kernel

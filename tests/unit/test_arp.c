@@ -7,6 +7,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
+#include <net/if_arp.h>
 #include <cmocka.h>
 
 #include "arp.h"
@@ -248,6 +249,71 @@ test_probe_reply(void **state)
 	assert_memory_equal(out + 22, HMAC, 6);		/* sender = us */
 }
 
+/* A reply is not answered, but its sender is checked and the fields are
+ * there, so that a conflict in a reply is seen. */
+static void
+test_reply_fields(void **state)
+{
+	struct fr f = good();
+	uint8_t buf[64];
+	struct arp_req r;
+	uint32_t ip;
+
+	(void)state;
+	f.op = 2;
+	assert_int_equal(arp_check(buf, build(&f, buf), &r), ARP_NOT_REQUEST);
+	assert_int_equal(r.op, 2);
+	assert_memory_equal(r.sha, CMAC, 6);
+	inet_pton(AF_INET, "10.9.0.2", &ip);
+	assert_int_equal(r.sip, ip);
+	/* a reply's sender is validated like a request's */
+	f.sip = "127.0.0.1";
+	assert_int_equal(check(&f), ARP_MARTIAN_SIP);
+	f = good();
+	f.op = 2;
+	f.sha[0] = 1;
+	memcpy(f.src, f.sha, 6);
+	assert_int_equal(check(&f), ARP_BAD_SHA);
+}
+
+/* The two announcement forms, byte by byte, and what arp_check makes of
+ * them when another host sends them (a conflict, if the address is ours). */
+static void
+test_announce(void **state)
+{
+	static const uint8_t want_req[42] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x6a, 0x14, 0xc7, 0x32, 0x8a, 0x37,
+		0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x01,
+		0x6a, 0x14, 0xc7, 0x32, 0x8a, 0x37, 10, 9, 0, 50,
+		0, 0, 0, 0, 0, 0, 10, 9, 0, 50,
+	};
+	uint8_t out[42], want_rep[42], sll[64];
+	struct arp_req r;
+	uint32_t ip;
+
+	(void)state;
+	inet_pton(AF_INET, "10.9.0.50", &ip);
+	assert_int_equal(arp_build_announce(ARPOP_REQUEST, HMAC, ip, out), 42);
+	assert_memory_equal(out, want_req, 42);
+	memcpy(want_rep, want_req, 42);
+	want_rep[21] = 2;
+	memcpy(want_rep + 32, HMAC, 6);
+	assert_int_equal(arp_build_announce(ARPOP_REPLY, HMAC, ip, out), 42);
+	assert_memory_equal(out, want_rep, 42);
+	/* as captured: SLL2 header, then the ARP body */
+	memset(sll, 0, sizeof(sll));
+	sll[0] = 0x08; sll[1] = 0x06; sll[7] = 3; sll[9] = 1;
+	sll[10] = PACKET_BROADCAST; sll[11] = 6;
+	memcpy(sll + 12, HMAC, 6);
+	memcpy(sll + 20, want_req + 14, 28);
+	assert_int_equal(arp_check(sll, 48, &r), ARP_GRATUITOUS);
+	assert_int_equal(r.sip, ip);
+	memcpy(sll + 20, want_rep + 14, 28);
+	assert_int_equal(arp_check(sll, 48, &r), ARP_NOT_REQUEST);
+	assert_int_equal(r.sip, ip);
+	assert_int_equal(r.op, 2);
+}
+
 static void
 test_names(void **state)
 {
@@ -274,6 +340,8 @@ main(void)
 		cmocka_unit_test(test_good_variants),
 		cmocka_unit_test(test_reply_is_kernels),
 		cmocka_unit_test(test_probe_reply),
+		cmocka_unit_test(test_reply_fields),
+		cmocka_unit_test(test_announce),
 		cmocka_unit_test(test_names),
 	};
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <cmocka.h>
 
 #include "conf.h"
@@ -63,7 +64,7 @@ test_defaults_equal_example(void **state)
 	assert_int_equal(e->nifaces, d->nifaces);
 	assert_string_equal(e->ifaces[0].pat, d->ifaces[0].pat);
 	assert_int_equal(e->ifaces[0].neg, d->ifaces[0].neg);
-	assert_int_equal(e->mode, d->mode);
+	assert_int_equal(e->set.mode, d->set.mode);
 	assert_int_equal(e->arp_announce, d->arp_announce);
 	assert_int_equal(e->learn, d->learn);
 	assert_int_equal(e->log_level, d->log_level);
@@ -72,13 +73,19 @@ test_defaults_equal_example(void **state)
 	assert_int_equal(e->total_rate, d->total_rate);
 	assert_int_equal(e->busy_poll_us, d->busy_poll_us);
 	assert_int_equal(e->qdisc_bypass, d->qdisc_bypass);
+	assert_int_equal(e->set.announce, d->set.announce);
+	assert_int_equal(e->set.defend, d->set.defend);
+	assert_int_equal(e->announce_count, d->announce_count);
+	assert_true(e->announce_interval == d->announce_interval);
+	assert_int_equal(e->announce_form, d->announce_form);
+	assert_int_equal(e->announce_refresh, d->announce_refresh);
 	assert_false(d->qdisc_bypass);
 	assert_null(e->metrics_file);
 	assert_null(d->metrics_file);
 	assert_int_equal(e->metrics_interval, d->metrics_interval);
 	assert_int_equal(d->metrics_interval, 15);
 	assert_int_equal(e->nsections, 0);
-	assert_int_equal(d->mode, POL_OWNER);
+	assert_int_equal(d->set.mode, POL_OWNER);
 	assert_int_equal(d->arp_announce, 2);
 	assert_true(d->learn);
 	assert_int_equal(d->log_level, LOG_INFO);
@@ -105,7 +112,7 @@ test_good(void **state)
 	assert_string_equal(c->ifaces[1].pat, "eth9");
 	assert_true(c->ifaces[1].neg);
 	assert_string_equal(c->ifaces[2].pat, "\"Wan0\"");
-	assert_int_equal(c->mode, POL_SUBNET);
+	assert_int_equal(c->set.mode, POL_SUBNET);
 	assert_int_equal(c->arp_announce, CONF_ANNOUNCE_KEEP);
 	assert_false(c->learn);
 	assert_int_equal(c->log_level, LOG_DEBUG);
@@ -119,9 +126,97 @@ test_good(void **state)
 	assert_int_equal(c->nsections, 2);
 	assert_string_equal(c->sections[0].label, "uplink");	/* iniparser lowercases */
 	assert_string_equal(c->sections[0].match[0].pat, "Eth1");	/* values keep case */
-	assert_int_equal(c->sections[0].mode, POL_SYSTEM);
-	assert_int_equal(c->sections[1].mode, -1);
+	assert_int_equal(c->sections[0].set.mode, POL_SYSTEM);
+	assert_int_equal(c->sections[1].set.mode, -1);
+	assert_int_equal(c->sections[1].set.announce, -1);
 	conf_free(c);
+}
+
+/* Each key on its own: the first section that selects the interface and
+ * sets the key decides it; a section that only matches sets nothing. */
+static void
+test_per_key(void **state)
+{
+	struct conf_ifset set;
+	struct conf *c;
+
+	(void)state;
+	c = load("[global]\nmode = subnet\nannounce = no\ndefend = always\n"
+	    "[interface a]\nmatch = eth1\nannounce = yes\n"
+	    "[interface b]\nmatch = eth*\nmode = monitor\nannounce = no\n"
+	    "[interface c]\nmatch = eth1\ndefend = never\nmode = off\n");
+	assert_non_null(c);
+	assert_int_equal(conf_iface(c, "eth1", &set), 0);
+	assert_int_equal(set.mode, POL_MONITOR);	/* b is the first to set it */
+	assert_int_equal(set.announce, 1);		/* a */
+	assert_int_equal(set.defend, CONF_DEFEND_NEVER);	/* c */
+	assert_int_equal(conf_iface(c, "eth2", &set), 0);
+	assert_int_equal(set.mode, POL_MONITOR);
+	assert_int_equal(set.announce, 0);
+	assert_int_equal(set.defend, CONF_DEFEND_ALWAYS);	/* [global] */
+	assert_int_equal(conf_iface(c, "wlan0", &set), 0);
+	assert_int_equal(set.mode, POL_SUBNET);
+	conf_free(c);
+	/* the announcement defaults */
+	c = conf_defaults();
+	assert_int_equal(c->set.announce, 1);
+	assert_int_equal(c->set.defend, CONF_DEFEND_ONCE);
+	assert_int_equal(c->announce_count, 3);
+	assert_true(c->announce_interval > 1.09 && c->announce_interval < 1.11);
+	assert_int_equal(c->announce_form, CONF_FORM_BOTH);
+	assert_int_equal(c->announce_refresh, 0);
+	conf_free(c);
+	c = load("[global]\nannounce_count = 5\nannounce_interval = 0.25\n"
+	    "announce_form = request\nannounce_refresh = 300\n");
+	assert_non_null(c);
+	assert_int_equal(c->announce_count, 5);
+	assert_true(c->announce_interval == 0.25);
+	assert_int_equal(c->announce_form, CONF_FORM_REQUEST);
+	assert_int_equal(c->announce_refresh, 300);
+	conf_free(c);
+}
+
+static void
+test_acl_keys(void **state)
+{
+	struct conf_ifset set;
+	struct conf *c, *c2;
+	char *a = NULL;
+	size_t la;
+	FILE *f;
+
+	(void)state;
+	c = load("[global]\ndeny_senders = 192.168.0.0/16\n"
+	    "[interface out]\nmatch = eth2\ndeny_senders = 0.0.0.0/0\nallow_probes = no\n"
+	    "[interface lan]\nmatch = eth*\nallow_senders = 10.0.0.0/8 !10.9.0.0/16\n");
+	if (c == NULL)
+		fail_msg("%s", errs[0]);
+	assert_int_equal(conf_iface(c, "eth2", &set), 0);
+	assert_non_null(set.deny);
+	assert_true(rng_has(set.deny, htonl(0x01020304)));	/* out's 0/0 */
+	assert_non_null(set.allow);				/* lan's */
+	assert_int_equal(set.allow_probes, 0);
+	assert_int_equal(conf_iface(c, "eth1", &set), 0);
+	assert_false(rng_has(set.deny, htonl(0x0a000001)));	/* [global]'s */
+	assert_true(rng_has(set.deny, htonl(0xc0a80101)));
+	assert_true(rng_has(set.allow, htonl(0x0a000001)));
+	assert_false(rng_has(set.allow, htonl(0x0a090001)));
+	assert_int_equal(set.allow_probes, 1);
+	assert_int_equal(conf_iface(c, "wlan0", &set), 0);
+	assert_null(set.allow);
+	/* printed and read back: the same lists */
+	f = open_memstream(&a, &la);
+	conf_print(c, f);
+	fclose(f);
+	assert_non_null(strstr(a, "allow_senders = 10.0.0.0-10.8.255.255 10.10.0.0-10.255.255.255\n"));
+	c2 = load(a);
+	if (c2 == NULL)
+		fail_msg("printed configuration rejected: %s\n%s", errs[0], a);
+	assert_int_equal(conf_iface(c2, "eth1", &set), 0);
+	assert_false(rng_has(set.allow, htonl(0x0a090001)));
+	free(a);
+	conf_free(c);
+	conf_free(c2);
 }
 
 static void
@@ -159,7 +254,7 @@ struct bad {
 };
 
 static const struct bad bad[] = {
-	{ "[global]\nmode = ownr\n", 1, "arpownd.conf:2: [global] mode = ownr: must be one of owner, subnet, system, off" },
+	{ "[global]\nmode = ownr\n", 1, "arpownd.conf:2: [global] mode = ownr: must be one of owner, subnet, system, monitor, off" },
 	{ "[global]\nintrfaces = *\n", 1, "arpownd.conf:2: [global] intrfaces = *: unknown key \"intrfaces\" (did you mean \"interfaces\"?)" },
 	{ "[global]\nfrobnicate = 1\n", 1, "unknown key \"frobnicate\"" },
 	{ "[global]\nmode = owner\nmode = subnet\n", 1, "arpownd.conf:3: [global] mode: key already set at line 2" },
@@ -180,6 +275,22 @@ static const struct bad bad[] = {
 	{ "[global]\nuser = a b\n", 1, "must be a user name" },
 	{ "[global]\nbusy_poll_us = 2001\n", 1, "0 to 2000" },
 	{ "[global]\nqdisc_bypass = sometimes\n", 1, "[global] qdisc_bypass = sometimes: must be yes or no" },
+	{ "[global]\nannounce = often\n", 1, "[global] announce = often: must be yes or no" },
+	{ "[global]\nannounce_count = 0\n", 1, "1 to 100" },
+	{ "[global]\nannounce_count = 101\n", 1, "1 to 100" },
+	{ "[global]\nannounce_interval = 0.05\n", 1, "0.1 to 60" },
+	{ "[global]\nannounce_interval = 1,1\n", 1, "0.1 to 60" },
+	{ "[global]\nannounce_interval = 1.\n", 1, "0.1 to 60" },
+	{ "[global]\nannounce_interval = 1e1\n", 1, "0.1 to 60" },
+	{ "[global]\nannounce_form = garp\n", 1, "must be one of request, reply, both" },
+	{ "[global]\nannounce_refresh = -1\n", 1, "0 (never) to 86400" },
+	{ "[global]\ndefend = sometimes\n", 1, "[global] defend = sometimes: must be one of never, once, always" },
+	{ "[interface a]\nmatch = x\nannounce_count = 3\n", 1, "unknown key \"announce_count\"" },
+	{ "[global]\nallow_senders = 10.0.0.0/33\n", 1, "[global] allow_senders = 10.0.0.0/33: the prefix length must be 0 to 32" },
+	{ "[global]\ndeny_senders = 10.0.0.1/8\n", 1, "host bits set" },
+	{ "[global]\ndeny_senders =\n", 1, "at least one address" },
+	{ "[interface a]\nmatch = x\nallow_senders = 10.0.0.9-10.0.0.1\n", 1, "the range ends before it starts" },
+	{ "[global]\nallow_probes = perhaps\n", 1, "must be yes or no" },
 	{ "[global]\nuser = 12:ab\n", 1, "must be a user name, a uid, or uid:gid" },
 	{ "[global]\nuser = 12:\n", 1, "uid:gid" },
 	{ "[global]\nuser = 1:2:3\n", 1, "uid:gid" },
@@ -245,8 +356,10 @@ test_roundtrip(void **state)
 
 	(void)state;
 	c = load("[global]\ninterfaces = eth* !eth9\nmode = system\narp_announce = keep\n"
-	    "learn = no\nmetrics_file = /run/m.prom\nmetrics_interval = 60\n"
-	    "[interface x]\nmatch = eth1 !eth12\nmode = off\n[interface y]\nmatch = q\n");
+	    "learn = no\nannounce_interval = 0.3\nannounce_form = reply\ndefend = never\n"
+	    "metrics_file = /run/m.prom\nmetrics_interval = 60\n"
+	    "[interface x]\nmatch = eth1 !eth12\nmode = off\nannounce = no\n"
+	    "[interface y]\nmatch = q\ndefend = always\n");
 	assert_non_null(c);
 	f = open_memstream(&a, &la);
 	conf_print(c, f);
@@ -292,6 +405,8 @@ main(void)
 		cmocka_unit_test(test_defaults_equal_example),
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_selection),
+		cmocka_unit_test(test_per_key),
+		cmocka_unit_test(test_acl_keys),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_roundtrip),

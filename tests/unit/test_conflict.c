@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "conflict.h"
+#include "throttle.h"
 
 static const uint8_t M1[6] = { 2, 0, 0, 0, 0, 0x99 };
 
@@ -25,7 +26,7 @@ static void
 test_once_per_interval(void **state)
 {
 	struct cfl *c = cfl_new(256);
-	const struct cfl_rec *r;
+	struct cfl_rec *r;
 	int i, logged = 0;
 
 	(void)state;
@@ -34,7 +35,7 @@ test_once_per_interval(void **state)
 	assert_int_equal(logged, 1);
 	assert_non_null(r);
 	assert_int_equal(r->count, 100);
-	assert_int_equal(r->suppressed, 99);
+	assert_int_equal(cfl_suppressed(c), 99);
 	assert_memory_equal(r->mac, M1, 6);
 	/* after the interval: logged again, telling how many were quiet */
 	assert_true(cfl_note(c, A("10.0.0.1"), 2, M1, 100.0 + CFL_INTERVAL + 0.5, &r));
@@ -84,6 +85,82 @@ test_bounded(void **state)
 	cfl_free(c);
 }
 
+/* n-acd's policies, on a claim that comes back every second for 25 s. */
+static void
+test_defend(void **state)
+{
+	static const struct { int policy; int defences; int give_ups; } v[] = {
+		{ 0, 0, 0 },	/* never */
+		{ 1, 1, 1 },	/* once: one defence, then it persisted: given up */
+		{ 2, 3, 0 },	/* always: at 0, 10 and 20 s */
+	};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		struct cfl *c = cfl_new(64);
+		struct cfl_rec *r;
+		int i, d = 0, g = 0;
+
+		for (i = 0; i < 25; i++) {
+			cfl_note(c, A("10.0.0.1"), 2, M1, 100.0 + i, &r);
+			switch (cfl_defend(r, v[k].policy, 100.0 + i)) {
+			case CFL_DEFEND: d++; break;
+			case CFL_GIVE_UP: g++; break;
+			case CFL_IGNORE: break;
+			}
+		}
+		if (d != v[k].defences || g != v[k].give_ups)
+			fail_msg("policy %d: %d defences, %d give-ups; want %d, %d",
+			    v[k].policy, d, g, v[k].defences, v[k].give_ups);
+		cfl_free(c);
+	}
+}
+
+/* defend = once: a claim that stops for an interval is a new conflict. */
+static void
+test_defend_once_again(void **state)
+{
+	struct cfl *c = cfl_new(64);
+	struct cfl_rec *r;
+
+	(void)state;
+	cfl_note(c, A("10.0.0.1"), 2, M1, 100.0, &r);
+	assert_int_equal(cfl_defend(r, 1, 100.0), CFL_DEFEND);
+	cfl_note(c, A("10.0.0.1"), 2, M1, 101.0, &r);
+	assert_int_equal(cfl_defend(r, 1, 101.0), CFL_GIVE_UP);
+	cfl_note(c, A("10.0.0.1"), 2, M1, 102.0, &r);
+	assert_int_equal(cfl_defend(r, 1, 102.0), CFL_IGNORE);
+	/* quiet from 102 to 115 s: defended again */
+	cfl_note(c, A("10.0.0.1"), 2, M1, 115.0, &r);
+	assert_int_equal(cfl_defend(r, 1, 115.0), CFL_DEFEND);
+	cfl_free(c);
+}
+
+/* The throttle on its own: a key's line once per interval, colliding keys
+ * independent, the budget per interval, suppressed lines counted. */
+static void
+test_throttle(void **state)
+{
+	struct thr *t = thr_new(16, 10.0, 3);
+	unsigned quiet;
+	uint64_t k;
+	int n = 0;
+
+	(void)state;
+	assert_true(thr_allow(t, 1, 100.0, &quiet));
+	assert_false(thr_allow(t, 1, 105.0, &quiet));
+	assert_false(thr_allow(t, 1, 109.9, &quiet));
+	assert_true(thr_allow(t, 1, 110.0, &quiet));
+	assert_int_equal(quiet, 2);
+	/* budget: 3 lines an interval, whatever the keys */
+	for (k = 100; k < 200; k++)
+		n += thr_allow(t, k, 111.0, NULL);
+	assert_int_equal(n, 2);		/* key 1 used one of the three */
+	assert_true(thr_suppressed(t) >= 98);
+	thr_free(t);
+}
+
 int
 main(void)
 {
@@ -91,6 +168,9 @@ main(void)
 		cmocka_unit_test(test_once_per_interval),
 		cmocka_unit_test(test_no_young_eviction),
 		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_defend),
+		cmocka_unit_test(test_defend_once_again),
+		cmocka_unit_test(test_throttle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "policy.h"
+#include "publish.h"
 
 /* ifindex 1 lo (10.0.0.50 VIP), 2 eth0 10.0.0.1/24 192.168.1.1/24
  * 10.0.0.8/32, 3 eth1 10.0.0.2/24, 4 eth2 10.1.0.1/24 and 172.16.5.5 peer
@@ -41,6 +42,7 @@ host(int mode0, int mode1, int mode2)
 		ifp = tbl_iface_add(t, v[i].ifindex);
 		ifp->managed = v[i].managed;
 		ifp->flags = v[i].flags;
+		ifp->allow_probes = true;
 		ifp->mode = modes[v[i].ifindex];
 		ifp->type = v[i].ifindex == 1 ? ARPHRD_LOOPBACK : ARPHRD_ETHER;
 		memset(ifp->mac, 0, 6);
@@ -68,6 +70,7 @@ struct c {
 #define O POL_OWNER
 #define S POL_SUBNET
 #define Y POL_SYSTEM
+#define M POL_MONITOR
 static const struct c cases[] = {
 	/* the seed: two NICs on one segment */
 	{ "eth0 asked for its own", { O, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
@@ -107,6 +110,9 @@ static const struct c cases[] = {
 	{ "stranger claims lo VIP", { O, O, O }, 2, "10.0.0.50", "10.0.0.1", 0x64, POL_CONFLICT, 0 },
 	{ "our eth1 asks, eth0 hears", { O, O, O }, 2, "10.0.0.2", "10.0.0.1", 3, POL_OWN_SENDER, 0 },
 	{ "probe is no conflict", { O, O, O }, 2, "0.0.0.0", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	/* monitor: what owner mode would say (the daemon sends nothing) */
+	{ "monitor: as owner, own", { M, O, O }, 2, "10.0.0.100", "10.0.0.1", 0x64, POL_ANSWER, 2 },
+	{ "monitor: as owner, other's", { O, M, O }, 3, "10.0.0.100", "10.0.0.1", 0x64, POL_OTHER_IFACE, 2 },
 };
 
 static void
@@ -128,7 +134,7 @@ test_cases(void **state)
 		req.sha[5] = c->sha_last;
 		inet_pton(AF_INET, c->sip, &req.sip);
 		inet_pton(AF_INET, c->tip, &req.tip);
-		v = pol_decide(t, &req, &res);
+		v = pol_decide(t, NULL, &req, &res);
 		if (v != c->want)
 			fail_msg("%s: got %s, want %s", c->what, pol_verdict_str(v),
 			    pol_verdict_str(c->want));
@@ -140,6 +146,178 @@ test_cases(void **state)
 			assert_ptr_equal(res.in, res.owner);
 		tbl_free(t);
 	}
+}
+
+/* The kernel's own answer, by arp_ignore, on the seed's host: the model
+ * monitor mode compares arpownd's policy with. */
+/* allow_senders / deny_senders (deny wins) and allow_probes on eth0. */
+static void
+test_acl(void **state)
+{
+	static const struct { const char *allow, *deny; bool probes; const char *sip;
+	    enum pol_verdict want; } v[] = {
+		{ NULL, NULL, true, "10.0.0.100", POL_ANSWER },
+		{ "10.0.0.0/25", NULL, true, "10.0.0.100", POL_ANSWER },
+		{ "10.0.0.0/26", NULL, true, "10.0.0.100", POL_SENDER_DENIED },
+		{ NULL, "10.0.0.100", true, "10.0.0.100", POL_SENDER_DENIED },
+		{ NULL, "10.0.0.101", true, "10.0.0.100", POL_ANSWER },
+		{ "10.0.0.0/24", "10.0.0.96-10.0.0.127", true, "10.0.0.100", POL_SENDER_DENIED },
+		{ NULL, "0.0.0.0/0", true, "10.0.0.100", POL_SENDER_DENIED },
+		/* probes: allow_probes decides, not the lists (no sender) */
+		{ NULL, "0.0.0.0/0", true, "0.0.0.0", POL_ANSWER },
+		{ NULL, NULL, false, "0.0.0.0", POL_PROBE_DENIED },
+		{ NULL, NULL, false, "10.0.0.100", POL_ANSWER },
+	};
+	struct pol_result res;
+	struct arp_req req;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tbl *t = host(POL_OWNER, POL_OWNER, POL_OWNER);
+		struct tbl_iface *eth0 = tbl_iface(t, 2);
+		struct rng allow, deny;
+		const char *why;
+
+		memset(&allow, 0, sizeof(allow));
+		memset(&deny, 0, sizeof(deny));
+		if (v[i].allow) {
+			assert_int_equal(rng_add_item(&allow, v[i].allow, &why), 0);
+			rng_finish(&allow);
+			eth0->allow = &allow;
+		}
+		if (v[i].deny) {
+			assert_int_equal(rng_add_item(&deny, v[i].deny, &why), 0);
+			rng_finish(&deny);
+			eth0->deny = &deny;
+		}
+		eth0->allow_probes = v[i].probes;
+		memset(&req, 0, sizeof(req));
+		req.ifindex = 2;
+		req.sha[0] = 2;
+		req.sha[5] = 0x64;
+		inet_pton(AF_INET, v[i].sip, &req.sip);
+		inet_pton(AF_INET, "10.0.0.1", &req.tip);
+		if (pol_decide(t, NULL, &req, &res) != v[i].want)
+			fail_msg("case %zu: got %s, want %s", i, pol_verdict_str(res.verdict),
+			    pol_verdict_str(v[i].want));
+		rng_clear(&allow);
+		rng_clear(&deny);
+		tbl_free(t);
+	}
+}
+
+/* Published addresses: answered on their interface only, with the entry's
+ * MAC or the interface's; never an address an interface holds; the
+ * sender check covers them too. */
+static void
+test_published(void **state)
+{
+	static const uint8_t VMAC[6] = { 0x02, 0xee, 0, 0, 0, 0x50 };
+	static const struct { int ifindex; const char *sip, *tip; const uint8_t *sha;
+	    enum pol_verdict want; bool vmac; } v[] = {
+		{ 2, "10.0.0.100", "10.0.0.55", NULL, POL_ANSWER, true },	/* [a] on eth0 */
+		{ 3, "10.0.0.100", "10.0.0.55", NULL, POL_OTHER_IFACE, false },	/* not on eth1 */
+		{ 4, "10.1.0.100", "10.0.9.3", NULL, POL_ANSWER, false },	/* [b] on eth*, no mac */
+		{ 3, "10.0.0.100", "10.0.9.3", NULL, POL_ANSWER, false },
+		{ 2, "10.0.0.100", "10.0.0.2", NULL, POL_OTHER_IFACE, false },	/* eth1 holds it */
+		{ 2, "10.0.0.100", "10.0.0.56", NULL, POL_NOT_LOCAL, false },
+		/* lo holds 10.0.0.50: not published, though [c] says so */
+		{ 2, "10.0.0.100", "10.0.0.50", NULL, POL_OTHER_IFACE, false },
+		/* a stranger using a published address: a conflict; its own MAC: ours */
+		{ 2, "10.0.0.55", "10.0.0.1", NULL, POL_CONFLICT, false },
+		{ 2, "10.0.0.55", "10.0.0.1", VMAC, POL_OWN_SENDER, false },
+		{ 2, "0.0.0.0", "10.0.0.55", NULL, POL_ANSWER, true },		/* a probe */
+	};
+	struct pub *pub = pub_new();
+	struct pub_entry e;
+	struct pol_result res;
+	struct arp_req req;
+	char err[128];
+	const char *why;
+	size_t i;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	strcpy(e.label, "a");
+	strcpy(e.ifglob, "eth0");
+	memcpy(e.mac, VMAC, 6);
+	e.has_mac = true;
+	assert_int_equal(rng_add_item(&e.set, "10.0.0.55", &why), 0);
+	assert_int_equal(rng_add_item(&e.set, "10.0.0.2", &why), 0);	/* eth1 holds it */
+	assert_int_equal(rng_add_item(&e.set, "10.0.0.50", &why), 0);	/* lo holds it */
+	rng_finish(&e.set);
+	assert_int_equal(pub_add(pub, &e, err, sizeof(err)), 0);
+	memset(&e, 0, sizeof(e));
+	strcpy(e.label, "b");
+	strcpy(e.ifglob, "eth*");
+	assert_int_equal(rng_add_item(&e.set, "10.0.9.0/24", &why), 0);
+	rng_finish(&e.set);
+	assert_int_equal(pub_add(pub, &e, err, sizeof(err)), 0);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tbl *t = host(POL_OWNER, POL_OWNER, POL_OWNER);
+
+		tbl_iface(t, 2)->mac[5] = 2;
+		strcpy(tbl_iface(t, 2)->name, "eth0");
+		strcpy(tbl_iface(t, 3)->name, "eth1");
+		strcpy(tbl_iface(t, 4)->name, "eth2");
+		memset(&req, 0, sizeof(req));
+		req.ifindex = v[i].ifindex;
+		if (v[i].sha)
+			memcpy(req.sha, v[i].sha, 6);
+		else {
+			req.sha[0] = 2;
+			req.sha[5] = 0x64;
+		}
+		inet_pton(AF_INET, v[i].sip, &req.sip);
+		inet_pton(AF_INET, v[i].tip, &req.tip);
+		if (pol_decide(t, pub, &req, &res) != v[i].want)
+			fail_msg("case %zu (%s for %s on %d): got %s, want %s", i, v[i].sip,
+			    v[i].tip, v[i].ifindex, pol_verdict_str(res.verdict),
+			    pol_verdict_str(v[i].want));
+		if (res.verdict == POL_ANSWER)
+			assert_memory_equal(res.mac, v[i].vmac ? VMAC : res.in->mac, 6);
+		tbl_free(t);
+	}
+	pub_free(pub);
+}
+
+static void
+test_kernel_model(void **state)
+{
+	static const struct { int ign, ifindex; const char *sip, *tip; bool answers; } v[] = {
+		{ 0, 3, "10.0.0.100", "10.0.0.1", true },	/* weak host: eth1 for eth0's */
+		{ 0, 4, "10.1.0.100", "10.0.0.1", true },	/* the firewall probe */
+		{ 0, 4, "10.1.0.100", "10.0.0.50", true },	/* the lo VIP, too */
+		{ 0, 4, "10.1.0.100", "10.9.9.9", false },	/* not local */
+		{ 0, 2, "10.0.0.2", "10.0.0.1", false },	/* a local sender */
+		{ 1, 3, "10.0.0.100", "10.0.0.1", false },
+		{ 1, 2, "10.0.0.100", "10.0.0.1", true },
+		{ 1, 4, "10.1.0.100", "172.16.5.5", false },	/* p-t-p outside its peer */
+		{ 2, 2, "192.168.1.50", "10.0.0.1", false },
+		{ 2, 2, "192.168.1.50", "192.168.1.1", true },
+		{ 2, 2, "0.0.0.0", "10.0.0.1", true },		/* a probe */
+		{ 8, 2, "10.0.0.100", "10.0.0.1", false },
+		{ 0, 6, "10.3.0.100", "10.3.0.1", false },	/* the link is down */
+		{ 0, 99, "10.0.0.100", "10.0.0.1", false },	/* unknown interface */
+	};
+	struct tbl *t = host(POL_OWNER, POL_OWNER, POL_OWNER);
+	struct arp_req req;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		memset(&req, 0, sizeof(req));
+		req.ifindex = v[i].ifindex;
+		req.sha[0] = 2;
+		req.sha[5] = 0x64;
+		inet_pton(AF_INET, v[i].sip, &req.sip);
+		inet_pton(AF_INET, v[i].tip, &req.tip);
+		if (pol_kernel_answers(t, &req, v[i].ign) != v[i].answers)
+			fail_msg("arp_ignore %d, ifindex %d, %s asks for %s: want %d",
+			    v[i].ign, v[i].ifindex, v[i].sip, v[i].tip, v[i].answers);
+	}
+	tbl_free(t);
 }
 
 static void
@@ -163,6 +341,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_acl),
+		cmocka_unit_test(test_published),
+		cmocka_unit_test(test_kernel_model),
 		cmocka_unit_test(test_names),
 	};
 

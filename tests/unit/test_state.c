@@ -732,12 +732,19 @@ test_corrupt(void **unused)
 	load_one(sd, 5, "eth5", 3);
 	state_close(sd);
 
-	/* one never written, the other cut short: an error too (it may have
-	 * been complete, and lost since) */
+	/* one never written, the other cut short: the first save ever, cut
+	 * short (a full disk, a crash): nothing was changed on the strength
+	 * of it, so nothing is saved; refusing would keep arpownd (and
+	 * --restore) from ever starting again (the outside review's
+	 * attack_enospc_crash.sh).  A link left at 8 with no record gets the
+	 * kernel's default at the next start. */
 	fresh();
 	put("originals.0", "arpownd originals v2 gen=1\nifindex=3 name=a arp_ig", 0600);
 	sd = open_ok(STATE_DAEMON);
-	assert_int_equal(state_load(sd, &st, err, sizeof(err)), -1);
+	assert_int_equal(state_load(sd, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.n, 0);
+	save_one(sd, 5, "eth5", 3);
+	load_one(sd, 5, "eth5", 3);
 	state_close(sd);
 	state_clear(&st);
 }

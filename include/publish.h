@@ -1,0 +1,56 @@
+/* publish.h — the published set: addresses answered though no interface
+ * holds them, each on the interfaces its entry names; ranges, not every
+ * address; pure. */
+#ifndef ARPOWND_PUBLISH_H
+#define ARPOWND_PUBLISH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ranges.h"
+
+#define PUB_LABEL_MAX	64
+
+/* One [publish LABEL] section, or one runtime entry (arpownctl publish). */
+struct pub_entry {
+	char		label[PUB_LABEL_MAX];	/* the section's; runtime ones "runtime" */
+	char		ifglob[64];		/* interface name or glob */
+	uint8_t		mac[6];			/* answered with; else the interface's */
+	bool		has_mac;
+	bool		runtime;		/* kept in the state directory */
+	uint32_t	base;			/* runtime: ADDR/LEN as given, host order */
+	uint8_t		plen;
+	struct rng	set;			/* finished (rng_finish) */
+};
+
+struct pub;
+
+/* An empty set; NULL on ENOMEM. */
+struct pub *pub_new(void);
+void pub_free(struct pub *p);
+/* Add e, taking over e->set; 0, or -1 with why in err (an overlap with
+ * another entry names it and the first address both hold). */
+int pub_add(struct pub *p, struct pub_entry *e, char *err, size_t errlen);
+/* Take out the runtime entry base/plen (host order); 1 done, 0 none such. */
+int pub_withdraw(struct pub *p, uint32_t base, uint8_t plen);
+/* The entry publishing addr (network order), whatever its interface, or NULL. */
+const struct pub_entry *pub_find(const struct pub *p, uint32_t addr);
+/* The entry publishing addr on interface ifname, or NULL; O(log n). */
+const struct pub_entry *pub_lookup(const struct pub *p, uint32_t addr, const char *ifname);
+/* The n-th address (network order) published on ifname, with its entry;
+ * false past the last. */
+bool pub_nth_on(const struct pub *p, const char *ifname, uint64_t n, uint32_t *addr,
+    const struct pub_entry **e);
+/* Entries, in the order added; and the i-th. */
+size_t pub_count(const struct pub *p);
+const struct pub_entry *pub_at(const struct pub *p, size_t i);
+/* The runtime entries as lines "ADDR/LEN IFACE [MAC]\n", malloc'd. */
+char *pub_format_runtime(const struct pub *p, size_t *len);
+/* Add the runtime entries such lines describe; 0, or -1 with why in err. */
+int pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_t errlen);
+/* Parse "ADDR" or "ADDR/LEN" into a runtime entry for ifname; 0 or -1 + why. */
+int pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
+    const char **why);
+
+#endif

@@ -1,0 +1,324 @@
+/* publish.c — the published set.  A million addresses given as a CIDR are
+ * one span: the entries' spans are merged into one sorted index (entries
+ * never overlap: pub_add refuses it), looked up by binary search, then the
+ * entry's interface glob is matched against the arrival interface. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "publish.h"
+
+struct ispan {
+	uint32_t	lo, hi;		/* host order */
+	size_t		entry;
+};
+
+struct pub {
+	struct pub_entry	*v;
+	size_t			 n, alloc;
+	struct ispan		*idx;		/* every entry's spans, sorted */
+	size_t			 nidx;
+};
+
+struct pub *
+pub_new(void)
+{
+	return calloc(1, sizeof(struct pub));
+}
+
+void
+pub_free(struct pub *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->n; i++)
+		rng_clear(&p->v[i].set);
+	free(p->v);
+	free(p->idx);
+	free(p);
+}
+
+static int
+cmp_ispan(const void *a, const void *b)
+{
+	const struct ispan *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int
+reindex(struct pub *p)
+{
+	struct ispan *idx;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < p->n; i++)
+		n += p->v[i].set.n;
+	if ((idx = calloc(n ? n : 1, sizeof(*idx))) == NULL)
+		return -1;
+	for (i = 0, n = 0; i < p->n; i++)
+		for (j = 0; j < p->v[i].set.n; j++)
+			idx[n++] = (struct ispan){ p->v[i].set.v[j].lo, p->v[i].set.v[j].hi, i };
+	qsort(idx, n, sizeof(*idx), cmp_ispan);
+	free(p->idx);
+	p->idx = idx;
+	p->nidx = n;
+	return 0;
+}
+
+int
+pub_add(struct pub *p, struct pub_entry *e, char *err, size_t errlen)
+{
+	struct pub_entry *nv;
+	struct in_addr a;
+	uint32_t at;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (rng_overlap(&p->v[i].set, &e->set, &at)) {
+			a.s_addr = htonl(at);
+			snprintf(err, errlen, "%s is published by %s%s%s already", inet_ntoa(a),
+			    p->v[i].runtime ? "arpownctl publish" : "[publish ",
+			    p->v[i].runtime ? "" : p->v[i].label, p->v[i].runtime ? "" : "]");
+			return errno = EEXIST, -1;
+		}
+	if (p->n == p->alloc) {
+		size_t na = p->alloc ? p->alloc * 2 : 8;
+
+		if ((nv = realloc(p->v, na * sizeof(*nv))) == NULL)
+			goto nomem;
+		p->v = nv;
+		p->alloc = na;
+	}
+	p->v[p->n++] = *e;
+	memset(&e->set, 0, sizeof(e->set));
+	if (reindex(p) == -1) {
+		p->n--;
+		e->set = p->v[p->n].set;
+		goto nomem;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return errno = ENOMEM, -1;
+}
+
+int
+pub_withdraw(struct pub *p, uint32_t base, uint8_t plen)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (!p->v[i].runtime || p->v[i].base != base || p->v[i].plen != plen)
+			continue;
+		rng_clear(&p->v[i].set);
+		memmove(&p->v[i], &p->v[i + 1], (p->n - i - 1) * sizeof(p->v[0]));
+		p->n--;
+		/* a failed reindex leaves the old index: rebuild what we can */
+		if (reindex(p) == -1) {
+			free(p->idx);
+			p->idx = NULL;
+			p->nidx = 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+const struct pub_entry *
+pub_find(const struct pub *p, uint32_t addr)
+{
+	uint32_t h = ntohl(addr);
+	size_t lo = 0, hi = p->nidx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h < p->idx[mid].lo)
+			hi = mid;
+		else if (h > p->idx[mid].hi)
+			lo = mid + 1;
+		else
+			return &p->v[p->idx[mid].entry];
+	}
+	return NULL;
+}
+
+const struct pub_entry *
+pub_lookup(const struct pub *p, uint32_t addr, const char *ifname)
+{
+	const struct pub_entry *e;
+
+	if (p == NULL || p->nidx == 0 || (e = pub_find(p, addr)) == NULL)
+		return NULL;
+	return fnmatch(e->ifglob, ifname, 0) == 0 ? e : NULL;
+}
+
+bool
+pub_nth_on(const struct pub *p, const char *ifname, uint64_t n, uint32_t *addr,
+    const struct pub_entry **ep)
+{
+	size_t i, j;
+	uint64_t size;
+
+	for (i = 0; p != NULL && i < p->n; i++) {
+		const struct pub_entry *e = &p->v[i];
+
+		if (fnmatch(e->ifglob, ifname, 0) != 0)
+			continue;
+		for (j = 0; j < e->set.n; j++) {
+			size = (uint64_t)e->set.v[j].hi - e->set.v[j].lo + 1;
+			if (n < size) {
+				*addr = htonl(e->set.v[j].lo + (uint32_t)n);
+				*ep = e;
+				return true;
+			}
+			n -= size;
+		}
+	}
+	return false;
+}
+
+size_t
+pub_count(const struct pub *p)
+{
+	return p->n;
+}
+
+const struct pub_entry *
+pub_at(const struct pub *p, size_t i)
+{
+	return i < p->n ? &p->v[i] : NULL;
+}
+
+char *
+pub_format_runtime(const struct pub *p, size_t *len)
+{
+	char *buf = NULL;
+	struct in_addr a;
+	size_t i;
+	FILE *f;
+
+	*len = 0;
+	if ((f = open_memstream(&buf, len)) == NULL)
+		return NULL;
+	for (i = 0; i < p->n; i++) {
+		const struct pub_entry *e = &p->v[i];
+
+		if (!e->runtime)
+			continue;
+		a.s_addr = htonl(e->base);
+		fprintf(f, "%s/%u %s", inet_ntoa(a), e->plen, e->ifglob);
+		if (e->has_mac)
+			fprintf(f, " %02x:%02x:%02x:%02x:%02x:%02x", e->mac[0], e->mac[1],
+			    e->mac[2], e->mac[3], e->mac[4], e->mac[5]);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* An interface name as Linux allows it (dev_valid_name), or a glob of one. */
+static bool
+ifname_ok(const char *s)
+{
+	size_t len = strlen(s), i;
+
+	if (len == 0 || len >= 16 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return false;
+	for (i = 0; i < len; i++)
+		if (s[i] == '/' || s[i] == ':' || s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))
+			return false;
+	return true;
+}
+
+int
+pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
+    const char **why)
+{
+	char item[32];
+	const char *slash;
+	uint32_t a;
+
+	memset(e, 0, sizeof(*e));
+	if (!ifname_ok(ifname))
+		return *why = "not an interface name", -1;
+	if (strlen(cidr) >= sizeof(item) - 3)
+		return *why = "not an IPv4 address or ADDR/LEN", -1;
+	/* a single address is a /32 */
+	snprintf(item, sizeof(item), strchr(cidr, '/') ? "%s" : "%s/32", cidr);
+	if (strchr(cidr, '-') != NULL || cidr[0] == '!')
+		return *why = "one address or ADDR/LEN, no ranges or excludes", -1;
+	if (rng_add_item(&e->set, item, why) == -1 || rng_finish(&e->set) == -1) {
+		rng_clear(&e->set);
+		return -1;
+	}
+	slash = strchr(item, '/');
+	a = e->set.v[0].lo;
+	e->base = a;
+	e->plen = (uint8_t)strtoul(slash + 1, NULL, 10);
+	e->runtime = true;
+	snprintf(e->label, sizeof(e->label), "runtime");
+	snprintf(e->ifglob, sizeof(e->ifglob), "%s", ifname);
+	return 0;
+}
+
+int
+pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_t errlen)
+{
+	const char *s = lines, *end = lines + len, *eol, *why;
+	char line[128], *cidr, *ifn, *mac, *save = NULL, r[160];
+	struct pub_entry e;
+	unsigned n = 0, m[6];
+	int k;
+
+	for (; s < end; s = eol + 1) {
+		n++;
+		if ((eol = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			eol = end;
+		if ((size_t)(eol - s) >= sizeof(line)) {
+			snprintf(err, errlen, "line %u: too long", n);
+			return -1;
+		}
+		memcpy(line, s, (size_t)(eol - s));
+		line[eol - s] = '\0';
+		cidr = strtok_r(line, " ", &save);
+		ifn = strtok_r(NULL, " ", &save);
+		mac = strtok_r(NULL, " ", &save);
+		if (cidr == NULL || ifn == NULL || strtok_r(NULL, " ", &save) != NULL) {
+			snprintf(err, errlen, "line %u: expected ADDR/LEN IFACE [MAC]", n);
+			return -1;
+		}
+		if (pub_runtime_entry(&e, cidr, ifn, &why) == -1) {
+			snprintf(err, errlen, "line %u: %s: %s", n, cidr, why);
+			return -1;
+		}
+		if (mac != NULL) {
+			if (sscanf(mac, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3],
+			    &m[4], &m[5]) != 6 || strlen(mac) != 17) {
+				rng_clear(&e.set);
+				snprintf(err, errlen, "line %u: bad MAC %s", n, mac);
+				return -1;
+			}
+			for (k = 0; k < 6; k++)
+				e.mac[k] = (uint8_t)m[k];
+			e.has_mac = true;
+		}
+		if (pub_add(p, &e, r, sizeof(r)) == -1) {
+			rng_clear(&e.set);
+			snprintf(err, errlen, "line %u: %s", n, r);
+			return -1;
+		}
+	}
+	return 0;
+}

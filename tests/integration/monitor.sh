@@ -1,0 +1,56 @@
+#!/bin/bash
+# mode = monitor: arpownd leaves the sysctls alone (the kernel keeps
+# answering: two replies on the shared segment, the inside probed from
+# outside), sends nothing itself, writes no record, and counts and logs
+# each request the kernel answered that owner mode would have refused.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/topo.sh"
+trap cleanup EXIT
+seed_net
+sysctl_set h eth1 arp_ignore 1
+vals() { echo "$(sysctl_get h eth0 arp_ignore) $(sysctl_get h eth1 arp_ignore) $(sysctl_get h eth2 arp_ignore)" \
+	"$(sysctl_get h eth0 arp_announce) $(sysctl_get h eth1 arp_announce) $(sysctl_get h eth2 arp_announce)"; }
+before=$(vals)
+write_conf "[global]
+mode = monitor
+log_level = info"
+ARPOWND_DEBUG=0 arpownd_start h -c "$CONF"
+expect_eq "$(vals)" "$before" "monitor: not a sysctl written (arp_ignore 0 1 0, arp_announce untouched)"
+expect_eq "$(saved_originals)" "" "monitor: no record in the state directory"
+
+# eth0 (arp_ignore 0): the kernel answers for eth1's address too
+ask c c0 10.0.0.2
+expect_eq "$NREPLY" 2 "the kernel still answers 10.0.0.2 from both NICs (eth0's weak host)"
+wait_for 2000 grep -q 'eth0: the kernel answered who-has 10.0.0.2 from 10.0.0.100; arpownd (owner) would refuse: other-interface, owned by eth1' \
+	"$TMPDIR_T/arpownd.log" || fail "no 'would refuse' line for eth0's weak-host reply"
+pass "logged: the kernel answered on eth0 what owner would refuse (owned by eth1)"
+# eth1 (arp_ignore 1) answers only for its own: nothing to report there
+grep -q 'eth1: the kernel answered who-has' "$TMPDIR_T/arpownd.log" &&
+	fail "a would-refuse logged on eth1, where the kernel (arp_ignore 1) did not answer"
+pass "nothing logged for eth1, whose arp_ignore = 1 already refuses"
+# the firewall probe
+ask f f0 10.0.0.1 -c 3 -r 20
+[ "$NREPLY" -ge 1 ] || fail "the kernel should answer the outside probe"
+expect_eq "$(grep -c 'eth2: the kernel answered who-has 10.0.0.1 from 10.1.0.100; arpownd (owner) would refuse: other-interface, owned by eth0' "$TMPDIR_T/arpownd.log")" 1 \
+	"the outside probe for 10.0.0.1 answered by the kernel: one line for three"
+expect_eq "$(ctl_get counters "d['all']['answered']")" 0 \
+	"arpownd itself answered nothing"
+wr=$(ctl_get counters "d['all']['would_refuse']['other-interface']")
+[ "${wr:-0}" -ge 4 ] || fail "would-refuse other-interface counted ${wr:-0}, want at least 4"
+pass "would-refuse other-interface counted: $wr"
+arpownd_stop
+expect_eq "$ARPOWND_RC" 0 "clean stop"
+expect_eq "$(vals)" "$before" "stopped: still not a sysctl changed"
+
+# from owner to monitor by reload: the originals come back at once
+write_conf "[global]"
+arpownd_start h -c "$CONF"
+expect_eq "$(sysctl_get h eth0 arp_ignore)" 8 "owner: eth0 at 8"
+write_conf "[global]
+mode = monitor"
+kill -HUP "$ARPOWND_PID"
+wait_for 3000 sh -c "[ \$(ip netns exec ${NS_PREFIX}h cat /proc/sys/net/ipv4/conf/eth0/arp_ignore) = 0 ]" ||
+	fail "owner -> monitor: eth0 not given back to the kernel"
+expect_eq "$(vals)" "$before" "reloaded into monitor: every original back"
+arpownd_stop
+expect_eq "$ARPOWND_RC" 0 "clean stop"
