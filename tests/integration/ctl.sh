@@ -130,7 +130,7 @@ chmod 600 "$CONF"
 expect_eq "$(ctl reload)" "reloaded $CONF" "a 0600 file: root's reload passes it and it is taken"
 expect_eq "$(ctl_get status "d['mode']")" subnet "and its mode is in force"
 rc=0
-setpriv --reuid=65534 --regid=0 --clear-groups "$ARPOWNCTL" --state-dir "$ARPOWND_STATE_DIR" reload \
+setpriv --reuid=65534 --regid="$(stat -c %g "$ARPOWND_STATE_DIR/control")" --clear-groups "$ARPOWNCTL" --state-dir "$ARPOWND_STATE_DIR" reload \
 	>"$TMPDIR_T/reload.out" 2>&1 || rc=$?
 expect_eq "$rc" 78 "a 0600 file, reload by a group member (no file to pass): refused"
 grep -q "not readable by uid ${ARPOWND_TEST_USER%%:*}, which arpownd runs as: run arpownctl reload as root" \
