@@ -19,6 +19,7 @@
 #include <sysexits.h>
 
 #include "ctlproto.h"
+#include "table.h"
 
 #define MAX_WORDS	4	/* a command and at most three arguments */
 
@@ -88,30 +89,6 @@ const char *
 ctlp_cmd_str(enum ctlp_cmd c)
 {
 	return (unsigned)c < CTLP_NCMDS ? cmd_names[c] : "?";
-}
-
-/*
- * A name the kernel accepts, as dev_valid_name() in net/core/dev.c: 1 to 15
- * bytes, not "." or "..", no '/', ':' or whitespace.  The kernel's isspace()
- * is Latin-1: 0xa0 is whitespace there, 0x85 and 0x1c are not.
- */
-bool
-ctlp_ifname_ok(const char *s, size_t len)
-{
-	size_t i;
-
-	if (len == 0 || len >= IF_NAMESIZE)
-		return false;
-	if (s[0] == '.' && (len == 1 || (len == 2 && s[1] == '.')))
-		return false;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\0' || c == '/' || c == ':' || c == ' ' ||
-		    (c >= '\t' && c <= '\r') || c == 0xa0)
-			return false;
-	}
-	return true;
 }
 
 /* A decimal number without sign or leading zeros, at most max. */
@@ -202,7 +179,7 @@ parse_ifname(const struct word *w, struct ctlp_req *req, char *err, size_t errle
 {
 	char q[200];
 
-	if (!ctlp_ifname_ok(w->p, w->len))
+	if (!tbl_ifname_ok(w->p, w->len))
 		return seterr(err, errlen, EX_USAGE, "\"%s\": not an interface name (1 "
 		    "to 15 bytes, no '/', ':' or white space, not \".\" or \"..\")",
 		    shown(w, q));

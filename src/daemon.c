@@ -1080,22 +1080,6 @@ view_fill(struct daemon *d, struct rpt_view *v)
 	v->up = true;
 }
 
-struct byname {
-	const char		*name;
-	struct tbl_iface	*ifp;
-};
-
-static int
-byname_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct byname *b = arg;
-
-	if (strcmp(ifp->name, b->name) != 0)
-		return 0;
-	b->ifp = ifp;
-	return 1;
-}
-
 static bool
 announcing(const struct tbl_iface *ifp)
 {
@@ -1108,14 +1092,12 @@ announcing(const struct tbl_iface *ifp)
 static int
 ctl_announce(struct daemon *d, const struct ctlp_req *req, FILE *out)
 {
-	struct byname b = { req->ifname, NULL };
 	const struct pub_entry *e;
 	struct tbl_iface *ifp;
 	struct jw w;
 
 	if (req->has_ifname) {
-		tbl_iface_each(d->tbl, byname_cb, &b);
-		if ((ifp = b.ifp) == NULL || !announcing(ifp)) {
+		if ((ifp = tbl_iface_byname(d->tbl, req->ifname)) == NULL || !announcing(ifp)) {
 			fprintf(out, "%s: %s\n", req->ifname, ifp == NULL ? "no such interface" :
 			    "not managed, or in monitor or off mode: arpownd does not "
 			    "announce there");

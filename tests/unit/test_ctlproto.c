@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ctlproto.h"
+#include "table.h"
 
 static uint32_t
 ip(const char *s)
@@ -226,11 +227,11 @@ static void
 test_ifname(void **state)
 {
 	(void)state;
-	assert_true(ctlp_ifname_ok("eth0", 4));
-	assert_true(ctlp_ifname_ok("123456789012345", 15));
-	assert_false(ctlp_ifname_ok("1234567890123456", 16));
-	assert_true(ctlp_ifname_ok("\x85\x1c", 2));	/* not spaces to the kernel */
-	assert_false(ctlp_ifname_ok("", 0));
+	assert_true(tbl_ifname_ok("eth0", 4));
+	assert_true(tbl_ifname_ok("123456789012345", 15));
+	assert_false(tbl_ifname_ok("1234567890123456", 16));
+	assert_true(tbl_ifname_ok("\x85\x1c", 2));	/* not spaces to the kernel */
+	assert_false(tbl_ifname_ok("", 0));
 }
 
 int
