@@ -18,6 +18,8 @@
 #define CONF_DEFAULT_TOTAL_RATE	200000	/* replies/s in all */
 #define CONF_DEFAULT_BUSY_POLL	100	/* microseconds */
 #define CONF_BUSY_POLL_MAX	2000	/* the loop yields every 2 ms anyway */
+#define CONF_DEFAULT_METRICS_INTERVAL 15	/* seconds between metrics_file writes */
+#define CONF_METRICS_INTERVAL_MAX 3600
 #define CONF_DEFAULT_ANN_COUNT	3
 #define CONF_DEFAULT_ANN_INTERVAL 1.1	/* seconds: past the neighbour locktime */
 
@@ -92,6 +94,8 @@ struct conf {
 	long			 total_rate;	/* 0 = no limit */
 	long			 busy_poll_us;	/* keep polling after a frame; 0 = off */
 	bool			 qdisc_bypass;	/* replies skip the qdisc and the taps */
+	char			*metrics_file;	/* Prometheus textfile; NULL = none */
+	long			 metrics_interval;	/* seconds between its writes */
 	unsigned		 announce_count;	/* frames per announcement */
 	double			 announce_interval;	/* seconds between them */
 	int			 announce_form;		/* enum conf_form */

@@ -610,6 +610,45 @@ k_qdisc_bypass(struct conf *c, struct conf_iface *s, const char *v, const char *
 	return 0;
 }
 
+/*
+ * An absolute path, and one that survives the trip through iniparser and
+ * conf_print unchanged: iniparser cuts a value at ';' or '#', strips
+ * quotes and surrounding blanks, so none of those may be in it.
+ */
+static int
+k_metrics_file(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	const unsigned char *p;
+	char *m = NULL;
+
+	(void)s;
+	if (*v != '\0') {
+		if (*v != '/' || v[strlen(v) - 1] == '/')
+			return *why = "must be an absolute path to a file, or empty (off)", -1;
+		for (p = (const unsigned char *)v; *p != '\0'; p++)
+			if (*p <= ' ' || *p == 0x7f || strchr(";#\"'\\", *p) != NULL)
+				return *why = "a path without white space, control "
+				    "characters, quotes, backslashes, ';' or '#'", -1;
+		if ((m = strdup(v)) == NULL)
+			return *why = "out of memory", -1;
+	}
+	free(c->metrics_file);
+	c->metrics_file = m;
+	return 0;
+}
+
+static int
+k_metrics_interval(struct conf *c, struct conf_iface *s, const char *v, const char **why)
+{
+	long n = parse_uint(v, CONF_METRICS_INTERVAL_MAX);
+
+	(void)s;
+	if (n < 1)
+		return *why = "must be a whole number of seconds, 1 to 3600", -1;
+	c->metrics_interval = n;
+	return 0;
+}
+
 static int
 k_match(struct conf *c, struct conf_iface *s, const char *v, const char **why)
 {
@@ -689,6 +728,8 @@ static const struct key global_keys[] = {
 	{ "allow_senders", k_allow_senders, NULL },
 	{ "deny_senders", k_deny_senders, NULL },
 	{ "allow_probes", k_allow_probes, NULL },
+	{ "metrics_file", k_metrics_file, NULL },
+	{ "metrics_interval", k_metrics_interval, NULL },
 	{ NULL, NULL, NULL }
 };
 
@@ -938,6 +979,7 @@ conf_defaults(void)
 	c->sender_rate = CONF_DEFAULT_SENDER_RATE;
 	c->total_rate = CONF_DEFAULT_TOTAL_RATE;
 	c->busy_poll_us = CONF_DEFAULT_BUSY_POLL;
+	c->metrics_interval = CONF_DEFAULT_METRICS_INTERVAL;
 	c->ifaces = calloc(1, sizeof(*c->ifaces));
 	c->user = strdup("arpownd");
 	if (c->ifaces == NULL || c->user == NULL ||
@@ -1105,6 +1147,7 @@ conf_free(struct conf *c)
 	}
 	free(c->pubs);
 	free(c->user);
+	free(c->metrics_file);
 	free(c->path);
 	free(c);
 }
@@ -1270,6 +1313,8 @@ conf_print(const struct conf *c, FILE *f)
 	fprintf(f, "announce_interval = %g\n", c->announce_interval);
 	fprintf(f, "announce_form = %s\n", form_names[c->announce_form]);
 	fprintf(f, "announce_refresh = %u\n", c->announce_refresh);
+	fprintf(f, "metrics_file = %s\n", c->metrics_file ? c->metrics_file : "");
+	fprintf(f, "metrics_interval = %ld\n", c->metrics_interval);
 	for (i = 0; i < c->npubs; i++) {
 		const struct conf_pub *p = &c->pubs[i];
 

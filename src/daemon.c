@@ -29,15 +29,19 @@
 #include "conf.h"
 #include "announce.h"
 #include "conflict.h"
+#include "ctl.h"
 #include "daemon.h"
 #include "iface.h"
+#include "jsonw.h"
 #include "limit.h"
 #include "log.h"
+#include "metrics.h"
 #include "msgid.h"
 #include "notify.h"
 #include "policy.h"
 #include "priv.h"
 #include "publish.h"
+#include "report.h"
 #include "rtnl.h"
 #include "state.h"
 #include "stats.h"
@@ -110,6 +114,12 @@ struct daemon {
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
 	ev_timer		 watchdog, check, ann_w, refresh_w;
+	/* control socket, metrics */
+	struct ctl		*ctl;
+	double			 started_at;	/* READY, CLOCK_REALTIME */
+	double			 conf_loaded;	/* the running configuration read */
+	double			 reload_failed;	/* last refused reload, 0 = never */
+	ev_timer		 metrics_w;	/* metrics_file every metrics_interval */
 };
 
 static conf_err_fn print_conf_err;
@@ -117,6 +127,9 @@ static void announce(struct daemon *d, int ifindex, uint32_t addr);
 static void announce_stop(struct daemon *d, int ifindex, uint32_t addr);
 static struct pub *pub_build(struct daemon *d, const struct conf *c, const struct pub *old);
 static void announce_changed(struct daemon *d, const struct pub *p, const struct pub *old);
+static void dump_state(struct daemon *d);
+static void metrics_setup(struct daemon *d);
+static void announce_entry(struct daemon *d, const struct pub_entry *e);
 
 /* Every interface to what the configuration wants. */
 static void
@@ -890,53 +903,6 @@ cap_cb(struct ev_loop *loop, ev_io *w, int revents)
  * Signals and timers
  */
 
-static int
-dump_iface_cb(struct tbl_iface *ifp, void *arg)
-{
-	char mac[18];
-	size_t i;
-
-	(void)arg;
-	log_info("iface %s ifindex %d mac %s %s%s mode %s arp_ignore %d "
-	    "arp_announce %d addresses %zu", ifp->name, ifp->ifindex,
-	    arp_mac_str(ifp->mac, mac), ifp->managed ? "managed" : "unmanaged",
-	    (ifp->flags & IFF_UP) ? " up" : " down",
-	    ifp->managed ? pol_mode_str(ifp->mode) : "-", ifp->arp_ignore,
-	    ifp->arp_announce, ifp->naddrs);
-	for (i = 0; i < ifp->naddrs && i < 64; i++)
-		log_info("iface %s address %s/%u", ifp->name,
-		    log_ip(ifp->addrs[i].addr), ifp->addrs[i].plen);
-	return 0;
-}
-
-static void
-dump_state(struct daemon *d)
-{
-	const struct stats_if *c = &d->st.all;
-	int i;
-
-	tbl_iface_each(d->tbl, dump_iface_cb, d);
-	log_info("counters: received %llu answered %llu send-errors %llu "
-	    "learned %llu resyncs %llu capture-drops %u rate-limited-sender %llu "
-	    "rate-limited-total %llu capture-errors %llu conflicts %llu "
-	    "conflicts-unlogged %llu", c->received, c->replies,
-	    d->st.send_errors, d->st.learned, d->st.resyncs, cap_drops(d->cap),
-	    c->limited_sender, c->limited_total, d->st.capture_errors, c->conflicts,
-	    cfl_suppressed(d->cfl));
-	for (i = 1; i < ARP_NREASONS; i++)
-		if (c->refused[i])
-			log_info("counters: dropped %s %llu", arp_reason_str(i),
-			    c->refused[i]);
-	for (i = 1; i < POL_NVERDICTS; i++)
-		if (c->verdict[i])
-			log_info("counters: refused %s %llu", pol_verdict_str(i),
-			    c->verdict[i]);
-	for (i = 1; i < POL_NVERDICTS; i++)
-		if (c->would_refuse[i])
-			log_info("counters: would-refuse %s %llu", pol_verdict_str(i),
-			    c->would_refuse[i]);
-}
-
 static void
 apply_qdisc_bypass(struct daemon *d)
 {
@@ -945,28 +911,101 @@ apply_qdisc_bypass(struct daemon *d)
 		    d->conf->qdisc_bypass ? "on" : "off");
 }
 
+/* Where a configuration's errors go: the log, and a control client's reply. */
+struct conf_sink {
+	FILE		*out;		/* NULL: the log alone */
+	const char	*read_as;	/* the memfd's path, named in conf_load's messages */
+	const char	*path;		/* the file it is a copy of */
+};
+
 static void
-reload(struct daemon *d)
+sink_err(void *arg, const char *msg)
+{
+	const struct conf_sink *k = arg;
+	size_t n = strlen(k->read_as);
+
+	/* the file's own name, not the copy's, in every message */
+	if (k->read_as[0] != '\0' && strncmp(msg, k->read_as, n) == 0) {
+		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL },
+		    "%s%s", k->path, msg + n);
+		if (k->out != NULL)
+			fprintf(k->out, "%s%s\n", k->path, msg + n);
+		return;
+	}
+	print_conf_err(NULL, msg);
+	if (k->out != NULL)
+		fprintf(k->out, "%s\n", msg);
+}
+
+/*
+ * Read the configuration again (SIGHUP, or "reload" with out the reply's
+ * body and fd, when not -1, a descriptor root passed for the file, which
+ * may be one we cannot open); swap it in when it is good, else keep the
+ * running one.  0, or EX_CONFIG with the errors logged (and on out).
+ */
+static int
+reload(struct daemon *d, int fd, FILE *out)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
-	struct conf *nc;
+	struct conf_sink k = { out, "", d->opts->conf_path };
+	char copy[64], err[512];
+	struct conf *nc = NULL;
 	struct pub *np = NULL, *op;
+	int m = -1;
 
 	notify_send("RELOADING=1");
-	log_ctx(LOG_NOTICE, &lc, "reloading %s", d->opts->conf_path);
-	if ((nc = daemon_load_conf(d->opts, NULL)) == NULL ||
-	    (np = pub_build(d, nc, d->pub)) == NULL) {
+	log_ctx(LOG_NOTICE, &lc, "reloading %s%s", d->opts->conf_path,
+	    fd != -1 ? " (passed by root)" : "");
+	if (fd != -1) {
+		/* iniparser reads a path: a copy of our own, reached through /proc */
+		if ((m = ctl_passed_file(fd, d->opts->conf_path, err, sizeof(err))) == -1)
+			sink_err(&k, err);
+		else {
+			snprintf(copy, sizeof(copy), "/proc/self/fd/%d", m);
+			k.read_as = copy;
+			if ((nc = conf_load(copy, sink_err, &k)) != NULL) {
+				free(nc->path);
+				if ((nc->path = strdup(d->opts->conf_path)) == NULL) {
+					conf_free(nc);
+					nc = NULL;
+					sink_err(&k, "out of memory");
+				}
+			}
+			close(m);
+		}
+	} else if (!d->opts->conf_explicit && access(d->opts->conf_path, F_OK) == -1 &&
+	    errno == ENOENT)
+		nc = conf_defaults();
+	else
+		nc = conf_load(d->opts->conf_path, sink_err, &k);
+	if (nc != NULL && (np = pub_build(d, nc, d->pub)) == NULL) {
 		conf_free(nc);
+		nc = NULL;
+		if (out != NULL)
+			fprintf(out, "%s: its published addresses cannot be taken (why is "
+			    "in the log)\n", d->opts->conf_path);
+	}
+	if (nc == NULL) {
 		/* an admin's action: never rate-limited */
 		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running "
 		    "configuration stays", d->opts->conf_path);
+		if (out != NULL)
+			fprintf(out, "%s: not reloaded, the running configuration stays\n",
+			    d->opts->conf_path);
 		/* read at start as root, now as the user we dropped to */
-		if (access(d->opts->conf_path, R_OK) == -1 && errno == EACCES)
+		if (fd == -1 && access(d->opts->conf_path, R_OK) == -1 && errno == EACCES) {
 			log_ctx(LOG_ERR, &lc, "%s: not readable by uid %u, which arpownd "
 			    "runs as: make it readable by that user or group (chgrp "
 			    "arpownd %s; chmod 0640 %s), or restart arpownd instead",
 			    d->opts->conf_path, (unsigned)geteuid(), d->opts->conf_path,
 			    d->opts->conf_path);
+			if (out != NULL)
+				fprintf(out, "%s: not readable by uid %u, which arpownd runs "
+				    "as: run arpownctl reload as root (it passes the file), "
+				    "or make it readable by that user or group\n",
+				    d->opts->conf_path, (unsigned)geteuid());
+		}
+		d->reload_failed = ev_time();
 	} else {
 		bool same_user = strcmp(nc->user, d->conf->user) == 0;
 
@@ -981,15 +1020,18 @@ reload(struct daemon *d)
 			    "(running as %s)", nc->user, d->conf->user);
 		conf_free(d->conf);
 		d->conf = nc;
+		d->conf_loaded = ev_time();
 		log_setlevel(nc->log_level);
 		apply_qdisc_bypass(d);
 		refresh_setup(d);
 		announce_changed(d, np, op);
 		pub_free(op);
+		metrics_setup(d);
 		log_ctx(LOG_NOTICE, &lc, "reloaded %s", d->opts->conf_path);
 	}
 	report_status(d);
 	notify_send("READY=1");
+	return nc == NULL ? EX_CONFIG : 0;
 }
 
 static void
@@ -1000,7 +1042,7 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	(void)revents;
 	switch (w->signum) {
 	case SIGHUP:
-		reload(d);
+		reload(d, -1, NULL);
 		break;
 	case SIGUSR1:
 		dump_state(d);
@@ -1040,6 +1082,253 @@ watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	(void)w;
 	(void)revents;
 	notify_send("WATCHDOG=1");
+}
+
+/* ---------------------------------------------------------------------
+ * control socket: arpownctl's requests, the metrics file, SIGUSR1 (all
+ * rendered by report.c and metrics.c from one view)
+ */
+
+static const struct state_orig *
+view_orig(void *arg, int ifindex)
+{
+	return ifm_record(arg, ifindex);
+}
+
+static void
+view_fill(struct daemon *d, struct rpt_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->version = PACKAGE_VERSION;
+	v->pid = (long)getpid();
+	v->now = ev_time();
+	v->started = d->started_at;
+	v->conf_path = d->conf->path;
+	v->conf_loaded = v->reload_ok = d->conf_loaded;
+	v->reload_failed = d->reload_failed;
+	v->conf = d->conf;
+	v->tbl = d->tbl;
+	v->cfl = d->cfl;
+	v->st = &d->st;
+	v->capture_drops = d->cap != NULL ? cap_drops(d->cap) : 0;
+	v->orig = view_orig;
+	v->orig_arg = d->ifm;
+	v->pub = d->pub;
+	v->up = true;
+}
+
+static bool
+announcing(const struct tbl_iface *ifp)
+{
+	return ifp->managed && ifp->mode != POL_MONITOR && ifp->mode != POL_OFF;
+}
+
+/* "announce ADDR|IFACE": a burst from the interface that owns the address
+ * (or publishes it), or for every address of one interface; 0, or a
+ * sysexits code with why on out. */
+static int
+ctl_announce(struct daemon *d, const struct ctlp_req *req, FILE *out)
+{
+	const struct pub_entry *e;
+	struct tbl_iface *ifp;
+	struct jw w;
+
+	if (req->has_ifname) {
+		if ((ifp = tbl_iface_byname(d->tbl, req->ifname)) == NULL || !announcing(ifp)) {
+			fprintf(out, "%s: %s\n", req->ifname, ifp == NULL ? "no such interface" :
+			    "not managed, or in monitor or off mode: arpownd does not "
+			    "announce there");
+			return EX_DATAERR;
+		}
+		announce(d, ifp->ifindex, 0);
+	} else if ((ifp = tbl_addr_owner(d->tbl, req->addr, announcing)) != NULL &&
+	    announcing(ifp)) {
+		announce(d, ifp->ifindex, req->addr);
+	} else if ((e = pub_find(d->pub, req->addr)) != NULL) {
+		announce_entry(d, e);
+		ifp = NULL;
+	} else {
+		fprintf(out, "%s: neither an address of an interface arpownd manages nor "
+		    "published\n", log_ip(req->addr));
+		return EX_DATAERR;
+	}
+	jw_init(&w, out);
+	jw_obj(&w, NULL, false);
+	jw_int(&w, "schema", RPT_SCHEMA);
+	jw_bool(&w, "announced", true);
+	if (req->has_addr) {
+		jw_str(&w, "address", log_ip(req->addr));
+	} else
+		jw_null(&w, "address");
+	if (ifp != NULL)
+		jw_strn(&w, "interface", ifp->name, strnlen(ifp->name, sizeof(ifp->name)));
+	else
+		jw_null(&w, "interface");	/* published: from each interface it names */
+	jw_end(&w);
+	return 0;
+}
+
+/* "publish ADDR[/LEN] IFACE" and "withdraw ADDR[/LEN]" (issue 9). */
+static int
+ctl_publish(struct daemon *d, const struct ctlp_req *req, FILE *out)
+{
+	char cidr[INET_ADDRSTRLEN + 4], err[320];
+	struct jw w;
+	int code;
+
+	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(req->addr), req->plen);
+	err[0] = '\0';
+	code = req->cmd == CTLP_PUBLISH ? daemon_publish(d, cidr, req->ifname, err, sizeof(err)) :
+	    daemon_withdraw(d, cidr, err, sizeof(err));
+	if (code != 0) {
+		fprintf(out, "%s\n", err);
+		return code;
+	}
+	jw_init(&w, out);
+	jw_obj(&w, NULL, false);
+	jw_int(&w, "schema", RPT_SCHEMA);
+	jw_bool(&w, req->cmd == CTLP_PUBLISH ? "published" : "withdrawn", true);
+	jw_str(&w, "address", cidr);
+	if (req->cmd == CTLP_PUBLISH)
+		jw_str(&w, "interface", req->ifname);
+	jw_end(&w);
+	return 0;
+}
+
+static int
+ctl_request(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char **type)
+{
+	struct daemon *d = arg;
+	struct rpt_view v;
+	struct jw w;
+	int code;
+
+	*type = "json";
+	view_fill(d, &v);
+	switch (req->cmd) {
+	case CTLP_STATUS:
+		rpt_status(&v, out);
+		return 0;
+	case CTLP_INTERFACES:
+		rpt_interfaces(&v, out);
+		return 0;
+	case CTLP_COUNTERS:
+		rpt_counters(&v, out);
+		return 0;
+	case CTLP_CONFLICTS:
+		rpt_conflicts(&v, out);
+		return 0;
+	case CTLP_METRICS:
+		*type = "text";
+		met_render(&v, out);
+		return 0;
+	case CTLP_RELOAD:
+		if ((code = reload(d, fd, out)) != 0)
+			return code;
+		jw_init(&w, out);
+		jw_obj(&w, NULL, false);
+		jw_int(&w, "schema", RPT_SCHEMA);
+		jw_bool(&w, "reloaded", true);
+		jw_str(&w, "config", d->conf->path);
+		jw_bool(&w, "passed", fd != -1);
+		jw_end(&w);
+		return 0;
+	case CTLP_ANNOUNCE:
+		return ctl_announce(d, req, out);
+	case CTLP_PUBLISH:
+	case CTLP_WITHDRAW:
+		return ctl_publish(d, req, out);
+	case CTLP_PUBLISHED:
+		rpt_published(&v, out);
+		return 0;
+	default:
+		fprintf(out, "%s: not implemented\n", ctlp_cmd_str(req->cmd));
+		return EX_SOFTWARE;
+	}
+}
+
+/* The metrics for node_exporter's textfile collector; up false at stop. */
+static void
+metrics_write(struct daemon *d, bool up)
+{
+	struct rpt_view v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (d->conf->metrics_file == NULL)
+		return;
+	view_fill(d, &v);
+	v.up = up;
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		log_warn("%s", d->conf->metrics_file);
+		return;
+	}
+	met_render(&v, f);
+	if (fclose(f) != 0 || met_write_file(d->conf->metrics_file, buf, len) == -1)
+		log_warn("%s: cannot write the metrics", d->conf->metrics_file);
+	free(buf);
+}
+
+static void
+metrics_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	metrics_write(w->data, true);
+}
+
+/* (Re)arm the writer for the configuration in force, and write now. */
+static void
+metrics_setup(struct daemon *d)
+{
+	if (d->loop == NULL)
+		return;
+	ev_timer_stop(d->loop, &d->metrics_w);
+	if (d->conf->metrics_file == NULL)
+		return;
+	ev_timer_init(&d->metrics_w, metrics_cb, (double)d->conf->metrics_interval,
+	    (double)d->conf->metrics_interval);
+	d->metrics_w.data = d;
+	ev_timer_start(d->loop, &d->metrics_w);
+	metrics_write(d, true);
+}
+
+/* SIGUSR1: what arpownctl status and counters say, a line of JSON each
+ * (one record per line), prefixed with the document's name. */
+static void
+dump_state(struct daemon *d)
+{
+	static void (*const fns[])(const struct rpt_view *, FILE *) = {
+		rpt_status, rpt_counters,
+	};
+	static const char *const names[] = { "status", "counters" };
+	struct rpt_view v;
+	char *buf, *line, *nl;
+	size_t len, i;
+	FILE *f;
+
+	view_fill(d, &v);
+	for (i = 0; i < 2; i++) {
+		buf = NULL;
+		len = 0;
+		if ((f = open_memstream(&buf, &len)) == NULL) {
+			log_warn("SIGUSR1");
+			return;
+		}
+		fns[i](&v, f);
+		if (fclose(f) != 0) {
+			free(buf);
+			log_warn("SIGUSR1");
+			return;
+		}
+		for (line = buf; line < buf + len; line = nl + 1) {
+			if ((nl = memchr(line, '\n', (size_t)(buf + len - line))) == NULL)
+				nl = buf + len;
+			log_info("%s: %.*s", names[i], (int)(nl - line), line);
+		}
+		free(buf);
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -1490,6 +1779,7 @@ daemon_run(const struct daemon_opts *o)
 	d->exit_code = EX_OK;
 	if ((d->conf = daemon_load_conf(o, NULL)) == NULL)
 		return EX_CONFIG;
+	d->conf_loaded = ev_time();
 	log_init(d->conf->log_level, o->debug);
 
 	if ((d->nslock = netns_lock()) == -1) {
@@ -1512,6 +1802,13 @@ daemon_run(const struct daemon_opts *o)
 			log_warnx("%s", err);
 			d->exit_code = errno_exit(errno);
 		}
+		goto out;
+	}
+	/* control socket: made as root, in the directory the user we become
+	 * cannot write */
+	if ((d->ctl = ctl_open(o->state_dir, err, sizeof(err))) == NULL) {
+		log_warnx("%s; not starting, nothing changed", err);
+		d->exit_code = errno_exit(errno);
 		goto out;
 	}
 	if (state_load(d->sd, &st, err, sizeof(err)) == -1) {
@@ -1574,6 +1871,7 @@ daemon_run(const struct daemon_opts *o)
 	 * in a known state (SIGTERM: all restored), never by default action
 	 * half-way through. */
 	loop_setup(d);
+	ctl_start(d->ctl, d->loop, ctl_request, d);	/* control socket */
 	d->started = true;
 	manage_all(d);
 
@@ -1582,6 +1880,8 @@ daemon_run(const struct daemon_opts *o)
 	    "arpownd %s started: %zu links, %zu IPv4 addresses known", PACKAGE_VERSION,
 	    ni, na);
 	report_status(d);
+	d->started_at = ev_time();
+	metrics_setup(d);				/* control socket */
 	notify_send("READY=1");
 
 	ev_run(d->loop, 0);
@@ -1590,6 +1890,8 @@ daemon_run(const struct daemon_opts *o)
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	notify_send("STOPPING=1");
+	ctl_close(d->ctl);				/* control socket */
+	d->ctl = NULL;
 	/* restore first, then close the capture: never deaf; every record,
 	 * managed or not, whose interface exists */
 	if ((left = ifm_restore_all(d->ifm)) == 0)
@@ -1601,7 +1903,9 @@ daemon_run(const struct daemon_opts *o)
 		    "run arpownd --restore", left);
 		d->exit_code = EX_OSERR;
 	}
+	metrics_write(d, false);			/* control socket */
 out:
+	ctl_close(d->ctl);				/* control socket */
 	if (d->loop != NULL)
 		ev_loop_destroy(d->loop);
 	cap_close(d->cap);

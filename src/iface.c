@@ -446,28 +446,11 @@ ifm_apply_all(struct ifm *m, const struct conf *c)
 	return 0;
 }
 
-struct byname {
-	const char		*name;
-	struct tbl_iface	*found;
-};
-
-static int
-byname_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct byname *b = arg;
-
-	if (strcmp(ifp->name, b->name) != 0)
-		return 0;
-	b->found = ifp;
-	return 1;
-}
-
 void
 ifm_adopt(struct ifm *m)
 {
 	struct state_orig *rec;
 	struct tbl_iface *ifp;
-	struct byname b;
 	bool dirty = false;
 	size_t i = 0;
 
@@ -477,10 +460,7 @@ ifm_adopt(struct ifm *m)
 			ifp = tbl_iface(m->t, rec->ifindex);
 		else {
 			/* a v1 record: the name is all it has */
-			b.name = rec->name;
-			b.found = NULL;
-			tbl_iface_each(m->t, byname_cb, &b);
-			ifp = b.found;
+			ifp = tbl_iface_byname(m->t, rec->name);
 			if (ifp != NULL && state_find(&m->st, ifp->ifindex) == NULL) {
 				(void)state_add(&m->st, ifp->ifindex, rec->name);
 				dirty = true;

@@ -24,6 +24,10 @@
 #include "arp.h"
 #include "log.h"
 
+/* A line of the SIGUSR1 dump is one interface's counters as JSON (about
+ * 1 KiB; a name of 15 bytes each escaped adds 90): room for all of it. */
+#define LOG_MSG_MAX	4096
+
 static int	log_level = LOG_INFO;
 static bool	log_pinned;	/* -d: the level stays debug */
 static int	log_journal;	/* stderr is connected to the journal */
@@ -98,12 +102,13 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 {
 #ifdef HAVE_SYSTEMD
 	if (log_journal) {
-		char f[11][1100], mac[18];
+		char f[11][128], m[LOG_MSG_MAX + 16], mac[18];
 		struct iovec iov[11];
 		int n = 0, i;
 
 		/* Only the fields that are known: an empty one would be noise. */
-		snprintf(f[n++], sizeof(f[0]), "MESSAGE=%s", msg);
+		snprintf(m, sizeof(m), "MESSAGE=%s", msg);
+		n++;
 		snprintf(f[n++], sizeof(f[0]), "PRIORITY=%d", prio & 7);
 		snprintf(f[n++], sizeof(f[0]), "SYSLOG_IDENTIFIER=arpownd");
 		if (ctx && ctx->msgid)
@@ -121,8 +126,8 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 		snprintf(f[n++], sizeof(f[0]), "CODE_LINE=%d", loc->line);
 		snprintf(f[n++], sizeof(f[0]), "CODE_FUNC=%s", loc->func);
 		for (i = 0; i < n; i++) {
-			iov[i].iov_base = f[i];
-			iov[i].iov_len = strlen(f[i]);
+			iov[i].iov_base = i == 0 ? m : f[i];
+			iov[i].iov_len = strlen(iov[i].iov_base);
 		}
 		if (sd_journal_sendv(iov, n) >= 0)
 			return;
@@ -186,7 +191,7 @@ vlog(const struct log_loc *loc, int prio, const struct log_ctx *ctx, int errnum,
     const char *fmt, va_list ap)
 {
 	unsigned dropped = 0;
-	char msg[1024];
+	char msg[LOG_MSG_MAX];
 	size_t len;
 	int n;
 

@@ -29,6 +29,7 @@
 
 #include "log.h"
 #include "state.h"
+#include "table.h"
 
 #define STATE_MAX_SIZE	(1 << 20)	/* 15,000 interfaces at the longest names */
 #define UID_NOBODY	65534		/* what arpownd before the v2 format chowned to */
@@ -58,30 +59,6 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 /* ---------------------------------------------------------------------
  * Records
  */
-
-/*
- * A name the kernel accepts, as dev_valid_name() in net/core/dev.c: 1 to 15
- * bytes, not "." or "..", no '/', ':' or whitespace.  The kernel's isspace()
- * is Latin-1: 0xa0 is whitespace there, 0x85 and 0x1c are not.
- */
-static bool
-ifname_ok(const char *s, size_t len)
-{
-	size_t i;
-
-	if (len == 0 || len >= IF_NAMESIZE)
-		return false;
-	if (s[0] == '.' && (len == 1 || (len == 2 && s[1] == '.')))
-		return false;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\0' || c == '/' || c == ':' || c == ' ' ||
-		    (c >= '\t' && c <= '\r') || c == 0xa0)
-			return false;
-	}
-	return true;
-}
 
 static bool
 value_ok(int v, int max)
@@ -140,7 +117,7 @@ state_add(struct state *st, int ifindex, const char *name)
 	size_t len = strnlen(name, IF_NAMESIZE), i;
 	struct state_orig *o;
 
-	if (ifindex <= 0 || !ifname_ok(name, len))
+	if (ifindex <= 0 || !tbl_ifname_ok(name, len))
 		return errno = EINVAL, NULL;
 	if ((o = state_find(st, ifindex)) == NULL) {
 		/* A v1 record knows only the name: the link that has it now
@@ -500,7 +477,7 @@ parse_v2_line(struct parser *p, const char *s, const char *end)
 			if (have_name)
 				return p->why = "name given twice", -1;
 			if (name_decode(eq, (size_t)(s - eq), o.name, &len) == -1 ||
-			    !ifname_ok(o.name, len))
+			    !tbl_ifname_ok(o.name, len))
 				return fail(p, "name=%s: not an interface name",
 				    shown(q, eq, (size_t)(s - eq)));
 			have_name = true;
@@ -529,7 +506,7 @@ parse_v1_line(struct parser *p, const char *s, const char *end)
 
 	for (tok = s; s < end && *s != ' ' && *s != '\t'; s++)
 		;
-	if (!ifname_ok(tok, (size_t)(s - tok)))
+	if (!tbl_ifname_ok(tok, (size_t)(s - tok)))
 		return fail(p, "\"%s\": not an interface name",
 		    shown(q, tok, (size_t)(s - tok)));
 	memcpy(o.name, tok, (size_t)(s - tok));
@@ -694,7 +671,7 @@ state_format(const struct state *st)
 	for (i = 0; i < st->n; i++) {
 		const struct state_orig *o = &st->v[i];
 
-		if (o->ifindex < 0 || !ifname_ok(o->name, strnlen(o->name, IF_NAMESIZE)) ||
+		if (o->ifindex < 0 || !tbl_ifname_ok(o->name, strnlen(o->name, IF_NAMESIZE)) ||
 		    !value_ok(o->arp_ignore, ARP_IGNORE_MAX) ||
 		    !value_ok(o->arp_announce, ARP_ANNOUNCE_MAX))
 			return errno = EINVAL, NULL;

@@ -23,7 +23,7 @@ CONF=$TMPDIR_T/bench.conf
 DLOG=$TMPDIR_T/arpownd.log
 # limits off: the benchmark measures the responder, not the rate limiter;
 # no -d: nothing per packet is logged (info, the default, logs nothing per
-# packet, and SIGUSR1's counters are info lines)
+# packet)
 # user: a uid:gid no other process uses, as the integration tests do (the
 # daemon no longer falls back to nobody)
 printf '[global]\nuser = %s\nlog_level = info\nsender_rate = 0\ntotal_rate = 0\n' \
@@ -68,17 +68,11 @@ flood() {
 # (received answered capture-drops, cumulative; "- - -" for the kernel)
 # and the frames veth dropped on the way, both directions.
 dcount() {
-	local n
 	if [ -z "${DPID:-}" ]; then
 		echo "- - -"
 		return
 	fi
-	n=$(grep -c 'counters: received' "$DLOG")
-	kill -USR1 "$DPID"
-	wait_for 3000 sh -c "[ \$(grep -c 'counters: received' '$DLOG') -gt $n ]" ||
-		fail "arpownd printed no counters on SIGUSR1"
-	grep 'counters: received' "$DLOG" | tail -n 1 |
-		sed 's/.* received \([0-9]*\) answered \([0-9]*\) .* capture-drops \([0-9]*\) .*/\1 \2 \3/'
+	ctl_get counters "'%d %d %d' % (d['all']['received'], d['all']['answered'], d['capture_drops'])"
 }
 vdrops() {
 	cat <(ns c cat /sys/class/net/cv/statistics/{tx,rx}_dropped) \

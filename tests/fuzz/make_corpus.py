@@ -107,3 +107,14 @@ with open(os.path.join(os.path.dirname(TOP), "..", "..", "conf", "arpownd.conf")
 put("conf", "sections", "[global]\ninterfaces = eth* !eth9\nmode = subnet\narp_announce = keep\n"
     "learn = no\nlog_level = debug\n\n[interface up]\nmatch = eth1\nmode = off\n")
 put("conf", "quoted", "[global]\ninterfaces = \"eth0 eth1\"\nuser = nobody\nsender_rate = 0\n")
+
+# Control protocol requests, one or more lines each, and reply headers.
+for name, text in [
+        ("status", "status\n"), ("all", "status\ninterfaces\ncounters\nconflicts\nmetrics\n"),
+        ("reload", "reload\r\n"), ("announce-addr", "announce 10.0.0.1\n"),
+        ("announce-iface", "announce eth0\n"), ("announce-dev", "announce dev 10.0.0.1\n"),
+        ("publish", "publish 10.0.0.0/24 eth0\n"), ("withdraw", "withdraw 10.0.0.0/24\n"),
+        ("published", "published\n"), ("hostile-name", "announce \x01\"\\\xff\xc3\xa9\n"),
+        ("host-bits", "publish 10.0.0.1/24 eth0\n"), ("martian", "announce 127.0.0.1\n"),
+        ("heads", "OK 12 json\nERR 64 5\nOK 0 text\n")]:
+    put("ctl", name, text.encode("latin-1"))

@@ -26,11 +26,8 @@ expect_silence c c0 10.0.0.1 "a sender inside allow_senders but in deny_senders:
 expect_silence c c0 10.0.0.1 "allow_probes = no: an RFC 5227 probe is not answered" -s 0.0.0.0
 expect_reply c c0 10.0.0.2 "$MAC1" "eth1 has no lists: its own address answered to anyone" -s 10.0.0.200
 expect_reply c c0 10.0.0.2 "$MAC1" "and probes there too" -s 0.0.0.0
-n=$(grep -c 'counters: received' "$TMPDIR_T/arpownd.log")
-kill -USR1 "$ARPOWND_PID"
-wait_for 3000 sh -c "[ \$(grep -c 'counters: received' '$TMPDIR_T/arpownd.log') -gt $n ]" || fail "no counters"
-sd=$(grep 'counters: refused sender-denied' "$TMPDIR_T/arpownd.log" | tail -n 1 | awk '{ print $NF }')
-pd=$(grep 'counters: refused probe-denied' "$TMPDIR_T/arpownd.log" | tail -n 1 | awk '{ print $NF }')
+sd=$(ctl_get counters "d['all']['verdicts']['sender-denied']")
+pd=$(ctl_get counters "d['all']['verdicts']['probe-denied']")
 [ "${sd:-0}" -ge 3 ] || fail "sender-denied counted ${sd:-0}, want at least 3"
 [ "${pd:-0}" -ge 1 ] || fail "probe-denied counted ${pd:-0}, want at least 1"
 pass "refusals counted by reason: sender-denied $sd, probe-denied $pd"

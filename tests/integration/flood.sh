@@ -19,17 +19,11 @@ P=$ARPOWND_PID
 expect_reply f f0 10.1.0.1 "$MAC2" "oversized (1400 bytes of padding): still a request, answered" --pad 1400
 expect_reply f f0 10.1.0.1 "$MAC2" "trailing garbage: still a request, answered" --garbage 64
 
-# counters: the daemon's frames received and neighbours learned (SIGUSR1),
-# in RX and LEARNED
+# counters: the daemon's frames received and neighbours learned, as
+# arpownctl reports them, in RX and LEARNED
 counters() {
-	local n line
-	n=$(grep -c 'counters: received' "$TMPDIR_T/arpownd.log")
-	kill -USR1 "$P"
-	wait_for 3000 sh -c "[ \$(grep -c 'counters: received' '$TMPDIR_T/arpownd.log') -gt $n ]" ||
-		fail "no counters from arpownd on SIGUSR1"
-	line=$(grep 'counters: received' "$TMPDIR_T/arpownd.log" | tail -n 1)
-	RX=$(sed 's/.* received \([0-9]*\) .*/\1/' <<<"$line")
-	LEARNED=$(sed 's/.* learned \([0-9]*\) .*/\1/' <<<"$line")
+	RX=$(ctl_get counters "d['all']['received']")
+	LEARNED=$(ctl_get counters "d['learned']")
 }
 
 rss0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$P/status")
@@ -94,7 +88,7 @@ n=$(ns h ip neigh show dev eth2 | grep -c '^10\.2\.' || true)
 [ "$n" -le "$dl" ] || fail "the kernel holds $n flood senders, the daemon learned only $dl"
 [ "$n" -ge 100 ] || fail "only $n flood senders learned: is learning on at all?"
 pass "neighbour learning capped: $dl learned in $ms ms (at most $lim), $n entries on eth2"
-grep 'counters: received' "$TMPDIR_T/arpownd.log" | tail -n 1
+ctl counters
 expect_eq "$(grep -c 'who-has' "$TMPDIR_T/arpownd.log")" 0 "no line logged per request (ARPOWND_DEBUG=0)"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"

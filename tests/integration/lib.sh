@@ -25,6 +25,7 @@ _abs() {
 }
 ARPC=$(_abs "${ARPC:-${top_builddir:-.}/tests/tools/arpc}")
 ARPOWND=$(_abs "${ARPOWND:-${top_builddir:-.}/src/arpownd}")
+ARPOWNCTL=$(_abs "${ARPOWNCTL:-${top_builddir:-.}/src/arpownctl}")
 
 TMPDIR_T=$(mktemp -d "${TMPDIR:-/tmp}/arpownd-test.XXXXXX") || {
 	echo "FAIL: mktemp -d" >&2
@@ -48,7 +49,7 @@ NOTIFY_PID=
 LAST_PID=
 
 # Set for the tests that source this file.
-export ARPC ARPOWND TMPDIR_T ARPOWND_STATE_DIR NS_PREFIX
+export ARPC ARPOWND ARPOWNCTL TMPDIR_T ARPOWND_STATE_DIR NS_PREFIX
 : "${ARPOWND_RC:=}"
 
 # ---- results ---------------------------------------------------------
@@ -361,6 +362,35 @@ arpownd_stop() {
 		NOTIFY_PID=
 	fi
 	return 0
+}
+
+# ---- the control socket ----------------------------------------------
+
+# ctl ARGS...: arpownctl on the test's daemon (a path socket: no namespace
+# needed).
+ctl() {
+	"$ARPOWNCTL" --state-dir "$ARPOWND_STATE_DIR" "$@"
+}
+
+# jq_py EXPR < JSON: print the Python expression EXPR over the document
+# "d" (json.load of stdin); lists one item a line.  python3 is in the
+# package list; jq is not.
+jq_py() {
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = eval(sys.argv[1], {"d": d})
+if isinstance(v, list):
+    for x in v: print(x)
+else:
+    print(v)' "$1"
+}
+
+# ctl_get COMMAND EXPR: the daemon's --json reply to COMMAND through jq_py.
+ctl_get() {
+	local out
+	out=$(ctl --json "$1") || fail "arpownctl $1 failed: $out"
+	jq_py "$2" <<<"$out" || fail "arpownctl $1: cannot evaluate $2 over: $out"
 }
 
 # ---- the state directory ---------------------------------------------

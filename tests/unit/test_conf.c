@@ -80,6 +80,10 @@ test_defaults_equal_example(void **state)
 	assert_int_equal(e->announce_form, d->announce_form);
 	assert_int_equal(e->announce_refresh, d->announce_refresh);
 	assert_false(d->qdisc_bypass);
+	assert_null(e->metrics_file);
+	assert_null(d->metrics_file);
+	assert_int_equal(e->metrics_interval, d->metrics_interval);
+	assert_int_equal(d->metrics_interval, 15);
 	assert_int_equal(e->nsections, 0);
 	assert_int_equal(d->set.mode, POL_OWNER);
 	assert_int_equal(d->arp_announce, 2);
@@ -99,6 +103,7 @@ test_good(void **state)
 	    "mode = subnet   ; inline comment\narp_announce = keep\nlearn = off\n"
 	    "log_level = debug\nuser = 61234:61234\nsender_rate = 0\ntotal_rate = 5000\n"
 	    "qdisc_bypass = yes\nbusy_poll_us = 2000\n"
+	    "metrics_file = /var/lib/node-exporter/arp\xc3\xa9.prom\nmetrics_interval = 3600\n"
 	    "\n[interface Uplink]\nmatch = Eth1 eth2*\nmode = system\n"
 	    "[interface other side]\nmatch = !x\n");
 	if (c == NULL)
@@ -114,6 +119,8 @@ test_good(void **state)
 	assert_string_equal(c->user, "61234:61234");
 	assert_true(c->qdisc_bypass);
 	assert_int_equal(c->busy_poll_us, 2000);
+	assert_string_equal(c->metrics_file, "/var/lib/node-exporter/arp\xc3\xa9.prom");
+	assert_int_equal(c->metrics_interval, 3600);
 	assert_int_equal(c->sender_rate, 0);
 	assert_int_equal(c->total_rate, 5000);
 	assert_int_equal(c->nsections, 2);
@@ -292,6 +299,16 @@ static const struct bad bad[] = {
 	{ "[interface a]\nmatch = x\n[interface a:b]\nmatch = y\n", 1,
 	    "arpownd.conf:3: [interface a:b]: ':' cannot be used in a section name or label" },
 	{ "[global]\nmode = OWNER\n", 1, "must be one of" },
+	{ "[global]\nmetrics_file = arpownd.prom\n", 1, "metrics_file = arpownd.prom: must be an absolute path" },
+	{ "[global]\nmetrics_file = /var/lib/x/\n", 1, "absolute path to a file" },
+	{ "[global]\nmetrics_file = /a b.prom\n", 1, "without white space" },
+	{ "[global]\nmetrics_file = /a\"b.prom\n", 1, "quotes" },
+	{ "[global]\nmetrics_file = /a\\b.prom\n", 1, "backslashes" },
+	{ "[global]\nmetrics_file = /a\x01.prom\n", 1, "control characters" },
+	{ "[global]\nmetrics_interval = 0\n", 1, "[global] metrics_interval = 0: must be a whole number of seconds, 1 to 3600" },
+	{ "[global]\nmetrics_interval = 3601\n", 1, "1 to 3600" },
+	{ "[global]\nmetrics_interval = 15s\n", 1, "1 to 3600" },
+	{ "[global]\nmetrics_interval = -1\n", 1, "1 to 3600" },
 	{ "[global]\nmode = ownr\narp_announce = 9\nlearn = perhaps\n", 3, "mode = ownr" },
 	{ "[global]\nfoo\n", 1, "syntax error" },
 };
@@ -341,6 +358,7 @@ test_roundtrip(void **state)
 	(void)state;
 	c = load("[global]\ninterfaces = eth* !eth9\nmode = system\narp_announce = keep\n"
 	    "learn = no\nannounce_interval = 0.3\nannounce_form = reply\ndefend = never\n"
+	    "metrics_file = /run/m.prom\nmetrics_interval = 60\n"
 	    "[interface x]\nmatch = eth1 !eth12\nmode = off\nannounce = no\n"
 	    "[interface y]\nmatch = q\ndefend = always\n");
 	assert_non_null(c);
@@ -355,6 +373,8 @@ test_roundtrip(void **state)
 	fclose(f);
 	assert_string_equal(strchr(a, '\n'), strchr(b, '\n'));
 	assert_non_null(strstr(a, "log_level = info\n"));	/* defaults filled in */
+	assert_non_null(strstr(a, "metrics_file = /run/m.prom\nmetrics_interval = 60\n"));
+	assert_string_equal(c2->metrics_file, "/run/m.prom");
 	free(a);
 	free(b);
 	conf_free(c);

@@ -1,0 +1,50 @@
+/* report.h — what the daemon says about itself: status, interfaces,
+ * counters and conflicts as JSON (the control socket, SIGUSR1); pure
+ * renderers over a view of the state (metrics.h renders the metrics). */
+#ifndef ARPOWND_REPORT_H
+#define ARPOWND_REPORT_H
+
+#include <stdio.h>
+
+#include "conf.h"
+#include "conflict.h"
+#include "publish.h"
+#include "state.h"
+#include "stats.h"
+#include "table.h"
+
+#define RPT_SCHEMA	1	/* the JSON schema's version, in every document */
+
+/* A snapshot the daemon fills in; times are CLOCK_REALTIME seconds. */
+struct rpt_view {
+	const char		*version;
+	long			 pid;
+	double			 now;
+	double			 started;
+	const char		*conf_path;	/* NULL: the built-in defaults */
+	double			 conf_loaded;	/* the running configuration read */
+	double			 reload_ok;	/* last accepted load (start, reload) */
+	double			 reload_failed;	/* last refused reload, 0 = never */
+	const struct conf	*conf;
+	const struct tbl	*tbl;
+	const struct cfl	*cfl;
+	const struct stats	*st;
+	unsigned long long	 capture_drops;
+	/* the originals saved for an interface (iface.c), or NULL */
+	const struct state_orig *(*orig)(void *arg, int ifindex);
+	void			*orig_arg;
+	const struct pub	*pub;		/* published addresses, or NULL */
+	bool			 up;		/* false in the last metrics at stop */
+};
+
+/* Each writes one JSON document (schema in arpownd(8)) onto f. */
+void rpt_status(const struct rpt_view *v, FILE *f);
+void rpt_interfaces(const struct rpt_view *v, FILE *f);
+void rpt_counters(const struct rpt_view *v, FILE *f);
+void rpt_conflicts(const struct rpt_view *v, FILE *f);
+void rpt_published(const struct rpt_view *v, FILE *f);
+/* The interfaces of the table sorted by ifindex, malloc'd, *n set; NULL
+ * when there are none or on ENOMEM (the metrics use it too). */
+struct tbl_iface **rpt_sorted(const struct tbl *t, size_t *n);
+
+#endif
