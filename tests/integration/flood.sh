@@ -23,7 +23,7 @@ expect_reply f f0 10.1.0.1 "$MAC2" "trailing garbage: still a request, answered"
 # arpownctl reports them, in RX and LEARNED
 counters() {
 	RX=$(ctl_get counters "d['all']['received']")
-	LEARNED=$(ctl_get counters "d['learned']")
+	LEARNED=$(ctl_get counters "d['daemon']['learned']")
 }
 
 rss0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$P/status")
