@@ -164,7 +164,9 @@ ctl_open(const char *dir, char *err, size_t errlen)
 	}
 	c->uid = geteuid();
 	c->gid = getegid();
-	if ((gr = getgrnam(CTL_GROUP)) != NULL) {
+	/* already ours (the packaged unit runs as user and group arpownd,
+	 * and its SystemCallFilter= refuses chown): nothing to give */
+	if ((gr = getgrnam(CTL_GROUP)) != NULL && gr->gr_gid != c->gid) {
 		if (lchown(c->path, c->uid, gr->gr_gid) == 0)
 			c->gid = gr->gr_gid;
 		else

@@ -224,7 +224,7 @@ check_installed() {
 	duid=$(awk '/^Uid:/ { print ($2 == $3 && $3 == $4 && $4 == $5) ? $2 : "mixed" }' "/proc/$hp/status")
 	dgid=$(awk '/^Gid:/ { print ($2 == $3 && $3 == $4 && $4 == $5) ? $2 : "mixed" }' "/proc/$hp/status")
 	expect_eq "$duid:$dgid" "$uid:$gid" "$when: the daemon runs as the system user arpownd (uid $uid), not a dynamic one"
-	expect_eq "$(ce stat -L -c '%U:%G %a' /run/arpownd)" "arpownd:arpownd 700" "$when: /run/arpownd is arpownd's, 0700"
+	expect_eq "$(ce stat -L -c '%U:%G %a' /run/arpownd)" "arpownd:arpownd 750" "$when: /run/arpownd is arpownd's, 0750 (the group reaches the control socket)"
 	wait_for 3000 _pairs_are "$want" || fail "$when: $(pairs), not $want"
 	pass "$when: $want"
 	expect_reply c c0 10.0.0.1 "$MAC0" "$when: 10.0.0.1 answered by eth0 alone"
