@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <net/if.h>
+#include <netinet/ether.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -691,18 +692,16 @@ p_interface(struct conf_pub *p, const char *v, const char **why)
 static int
 p_mac(struct conf_pub *p, const char *v, const char **why)
 {
-	unsigned m[6];
-	int i;
+	struct ether_addr ea;
 
-	if (strlen(v) != 17 || sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2],
-	    &m[3], &m[4], &m[5]) != 6)
+	/* glibc's parser, held to the one spelling we print (two digits) */
+	if (strlen(v) != 17 || ether_aton_r(v, &ea) == NULL)
 		return *why = "must be a MAC address, aa:bb:cc:dd:ee:ff", -1;
-	if (m[0] & 1)
+	if (ea.ether_addr_octet[0] & 1)
 		return *why = "a multicast or broadcast MAC cannot answer", -1;
-	if ((m[0] | m[1] | m[2] | m[3] | m[4] | m[5]) == 0)
+	if (memcmp(ea.ether_addr_octet, "\0\0\0\0\0\0", 6) == 0)
 		return *why = "the zero MAC cannot answer", -1;
-	for (i = 0; i < 6; i++)
-		p->mac[i] = (uint8_t)m[i];
+	memcpy(p->mac, ea.ether_addr_octet, 6);
 	p->has_mac = true;
 	return 0;
 }

@@ -1593,7 +1593,6 @@ daemon_withdraw(struct daemon *d, const char *cidr, char *err, size_t errlen)
 	struct log_ctx lc = { MSGID_PUBLISH, NULL, 0, 0, NULL };
 	struct pub_entry e;
 	const char *why;
-	int r;
 
 	if (pub_runtime_entry(&e, cidr, "x", &why) == -1) {
 		snprintf(err, errlen, "%s: %s", cidr, why);
@@ -1601,7 +1600,7 @@ daemon_withdraw(struct daemon *d, const char *cidr, char *err, size_t errlen)
 	}
 	rng_clear(&e.set);
 	/* gone from the set first: never answered once this returns */
-	if ((r = pub_withdraw(d->pub, e.base, e.plen)) == 0) {
+	if (pub_withdraw(d->pub, e.base, e.plen) == 0) {
 		snprintf(err, errlen, "%s: not published by arpownctl publish", cidr);
 		return EX_DATAERR;
 	}

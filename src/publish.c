@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <netinet/ether.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,8 +280,8 @@ pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_
 	const char *s = lines, *end = lines + len, *eol, *why;
 	char line[128], *cidr, *ifn, *mac, *save = NULL, r[160];
 	struct pub_entry e;
-	unsigned n = 0, m[6];
-	int k;
+	unsigned n = 0;
+	struct ether_addr ea;
 
 	for (; s < end; s = eol + 1) {
 		n++;
@@ -304,14 +305,12 @@ pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_
 			return -1;
 		}
 		if (mac != NULL) {
-			if (sscanf(mac, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3],
-			    &m[4], &m[5]) != 6 || strlen(mac) != 17) {
+			if (strlen(mac) != 17 || ether_aton_r(mac, &ea) == NULL) {
 				rng_clear(&e.set);
 				snprintf(err, errlen, "line %u: bad MAC %s", n, mac);
 				return -1;
 			}
-			for (k = 0; k < 6; k++)
-				e.mac[k] = (uint8_t)m[k];
+			memcpy(e.mac, ea.ether_addr_octet, 6);
 			e.has_mac = true;
 		}
 		if (pub_add(p, &e, r, sizeof(r)) == -1) {

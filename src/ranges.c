@@ -135,10 +135,8 @@ rng_finish(struct rng *r)
 		for (; j < r->nex && r->ex[j].lo <= r->v[i].hi; j++) {
 			if (r->ex[j].lo > lo && push(&out, &n, &a, lo, r->ex[j].lo - 1) == -1)
 				goto err;
-			if (r->ex[j].hi >= r->v[i].hi) {
-				lo = 0;
+			if (r->ex[j].hi >= r->v[i].hi)
 				goto next;	/* the rest of this span is excluded */
-			}
 			lo = r->ex[j].hi + 1;
 		}
 		if (push(&out, &n, &a, lo, r->v[i].hi) == -1)

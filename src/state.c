@@ -926,7 +926,7 @@ blob_read(struct state_dir *sd, struct slots *sl, blob_accept *accept, void *arg
 		int s = order[i];
 		char r[256];
 
-		if (!sl->good[s])
+		if (!sl->good[s] || text[s] == NULL)
 			continue;
 		if (accept(text[s], len[s], arg, r, sizeof(r)) == 0) {
 			chose = s;
@@ -1039,7 +1039,7 @@ accept_text(const char *text, size_t len, void *arg, char *err, size_t errlen)
 {
 	struct parser p = { NULL, NULL, 0, 0, NULL, "" };
 	struct text *t = arg;
-	size_t body, bodyend;
+	size_t body = 0, bodyend = 0;
 	uint64_t gen;
 
 	if (frame_check(&p, text, len, PUB_KIND, &gen, &body, &bodyend) == -1) {
@@ -1145,11 +1145,10 @@ root_link(const char *dir)
 
 	if (lstat(dir, &sb) == -1 || !S_ISLNK(sb.st_mode) || sb.st_uid != 0)
 		return false;
-	if (strlen(dir) >= sizeof(parent))
+	if ((size_t)snprintf(parent, sizeof(parent), "%s", dir) >= sizeof(parent))
 		return false;
-	strcpy(parent, dir);
 	if ((slash = strrchr(parent, '/')) == NULL)
-		strcpy(parent, ".");
+		snprintf(parent, sizeof(parent), ".");
 	else if (slash == parent)
 		parent[1] = '\0';
 	else
