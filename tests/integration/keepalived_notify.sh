@@ -3,7 +3,7 @@
 # (ADDR IFACE, then TYPE NAME STATE [PRIORITY]) against a running daemon:
 # MASTER publishes the VIP on eth0 (answered with eth0's MAC, from eth0
 # only), a second MASTER is no error (keepalived restarted), BACKUP,
-# FAULT and STOP withdraw it (never answered once the script returns),
+# FAULT, STOP and DELETED withdraw it (never answered once the script returns),
 # a second BACKUP is no error; an unknown state is a usage error.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
@@ -24,7 +24,7 @@ expect_silence f f0 10.0.0.50 "MASTER: not answered on eth2"
 out=$(notify MASTER 150 2>&1) || fail "a second MASTER failed: $out"
 pass "a second MASTER (keepalived restarted): exit 0"
 expect_reply c c0 10.0.0.50 "$MAC0" "after the second MASTER: still answered by eth0"
-for s in BACKUP FAULT STOP; do
+for s in BACKUP FAULT STOP DELETED; do
 	out=$(notify MASTER 150 2>&1) || fail "MASTER before $s failed: $out"
 	out=$(notify "$s" 2>&1) || fail "$s: the script failed: $out"
 	expect_silence c c0 10.0.0.50 "$s: withdrawn, not answered once the script returned"
