@@ -29,6 +29,10 @@ int rng_add(struct rng *r, uint32_t lo, uint32_t hi);
 int rng_finish(struct rng *r);
 /* Is addr (network order) in the set?  O(log n). */
 bool rng_has(const struct rng *r, uint32_t addr);
+/* The index of the span holding h (host order) among n sorted, disjoint
+ * spans, each the first member of an element stride bytes long (so that
+ * an index can carry more beside each span); n when none holds it. */
+size_t rng_span_find(const void *spans, size_t n, size_t stride, uint32_t h);
 /* The first address (host order) both sets hold, through *at; false if none. */
 bool rng_overlap(const struct rng *a, const struct rng *b, uint32_t *at);
 /* Addresses in the set (up to 2^32). */

@@ -15,7 +15,7 @@
 #include "publish.h"
 
 struct ispan {
-	uint32_t	lo, hi;		/* host order */
+	struct rng_span	s;		/* host order; first, for rng_span_find */
 	size_t		entry;
 };
 
@@ -51,7 +51,7 @@ cmp_ispan(const void *a, const void *b)
 {
 	const struct ispan *x = a, *y = b;
 
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
+	return x->s.lo < y->s.lo ? -1 : x->s.lo > y->s.lo;
 }
 
 static int
@@ -66,7 +66,7 @@ reindex(struct pub *p)
 		return -1;
 	for (i = 0, n = 0; i < p->n; i++)
 		for (j = 0; j < p->v[i].set.n; j++)
-			idx[n++] = (struct ispan){ p->v[i].set.v[j].lo, p->v[i].set.v[j].hi, i };
+			idx[n++] = (struct ispan){ p->v[i].set.v[j], i };
 	qsort(idx, n, sizeof(*idx), cmp_ispan);
 	free(p->idx);
 	p->idx = idx;
@@ -136,20 +136,9 @@ pub_withdraw(struct pub *p, uint32_t base, uint8_t plen)
 const struct pub_entry *
 pub_find(const struct pub *p, uint32_t addr)
 {
-	uint32_t h = ntohl(addr);
-	size_t lo = 0, hi = p->nidx;
+	size_t k = rng_span_find(p->idx, p->nidx, sizeof(p->idx[0]), ntohl(addr));
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h < p->idx[mid].lo)
-			hi = mid;
-		else if (h > p->idx[mid].hi)
-			lo = mid + 1;
-		else
-			return &p->v[p->idx[mid].entry];
-	}
-	return NULL;
+	return k == p->nidx ? NULL : &p->v[p->idx[k].entry];
 }
 
 const struct pub_entry *

@@ -157,23 +157,29 @@ err:
 	return -1;
 }
 
-bool
-rng_has(const struct rng *r, uint32_t addr)
+size_t
+rng_span_find(const void *spans, size_t n, size_t stride, uint32_t h)
 {
-	uint32_t h = ntohl(addr);
-	size_t lo = 0, hi = r->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct rng_span *sp = (const void *)((const char *)spans + mid * stride);
 
-		if (h < r->v[mid].lo)
+		if (h < sp->lo)
 			hi = mid;
-		else if (h > r->v[mid].hi)
+		else if (h > sp->hi)
 			lo = mid + 1;
 		else
-			return true;
+			return mid;
 	}
-	return false;
+	return n;
+}
+
+bool
+rng_has(const struct rng *r, uint32_t addr)
+{
+	return rng_span_find(r->v, r->n, sizeof(r->v[0]), ntohl(addr)) != r->n;
 }
 
 bool

@@ -44,7 +44,7 @@ pingpong() {
 	local out i p50s=() p99s=() busy=--busy
 	[ -z "${PP_SLEEP:-}" ] || busy=
 	for i in 1 2 3; do
-		out=$(ns c "$ARPC" -q -i cv --pingpong $busy -c 10000 --wait-reply 100 -t 20000 10.0.0.1)
+		out=$(ns c "$ARPC" -q -i cv --pingpong $busy -c 10000 --wait-reply 100 -t 20000 "${PP_TARGET:-10.0.0.1}")
 		p50s+=("$(field p50 "$out")")
 		p99s+=("$(field p99 "$out")")
 	done
@@ -121,6 +121,50 @@ react() {
 	RDEL=$(sed -n 's/.*del_us p50 \([0-9.]*\) max \([0-9.]*\).*/\1 (max \2)/p' <<<"$out")
 }
 
+# ctl_probe SECONDS: "counters" on the control socket 100 times a second,
+# a connection each as arpownctl makes them; prints "p50 p99 max" in ms
+# and the requests that failed.  python3 is in the package list.
+ctl_probe() {
+	python3 - "$ARPOWND_STATE_DIR/control" "$1" <<'PY'
+import socket, sys, time
+path, secs = sys.argv[1], float(sys.argv[2])
+lat, bad, t = [], 0, time.monotonic()
+end = t + secs
+while t < end:
+    s0 = time.monotonic()
+    try:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        c.settimeout(5)
+        c.connect(path)
+        c.sendall(b"counters\n")
+        buf = b""
+        while b"\n" not in buf:
+            b = c.recv(65536)
+            if not b:
+                raise OSError("closed")
+            buf += b
+        head, _, body = buf.partition(b"\n")
+        f = head.split()
+        if f[0] != b"OK":
+            raise OSError(head.decode())
+        need = int(f[1])
+        while len(body) < need:
+            b = c.recv(65536)
+            if not b:
+                raise OSError("cut short")
+            body += b
+        c.close()
+        lat.append((time.monotonic() - s0) * 1000)
+    except OSError:
+        bad += 1
+    t += 0.01
+    time.sleep(max(0.0, t - time.monotonic()))
+lat.sort()
+q = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))] if lat else 0
+print("%.2f %.2f %.2f %d %d" % (q(0.5), q(0.99), lat[-1] if lat else 0, len(lat), bad))
+PY
+}
+
 measure() {
 	PP_SLEEP=1 pingpong
 	eval "$1_SP50=$PP50"
@@ -188,6 +232,18 @@ bench_start
 READY1_MS=$READY_MS
 measure A
 CPU=$(cpu_per_100k)
+# the control socket asked 100 times a second through a 200k/s flood:
+# its latency, and whether answering suffers
+c0=$(dcount)
+ctl_probe 2.5 >"$TMPDIR_T/ctl.out" &
+cp=$!
+out=$(flood 200000 400000)
+wait "$cp"
+c1=$(dcount)
+read -r CTL50 CTL99 CTLMAX CTLN CTLBAD <"$TMPDIR_T/ctl.out"
+CTLLOSS=$(awk -v o="$out" 'BEGIN { n = split(o, f, " "); for (i = 1; i < n; i++) x[f[i]] = f[i + 1]
+	printf "%.3f", x["sent"] ? 100 * (x["sent"] - x["answered"]) / x["sent"] : 100 }')
+CTLRATE=$(field achieved_rate "$out")
 RSS1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status")
 bench_stop
 # the same without busy polling: what the polling costs
@@ -205,6 +261,20 @@ pingpong
 QP50=$PP50
 bench_stop
 sed -i '$d' "$CONF"
+# 1,048,576 published addresses (one [publish] range, as ranges are kept),
+# announcements off (the burst of a million is not what is measured): the
+# memory, the start and the lookup of the range's last address
+cp "$CONF" "$TMPDIR_T/conf.saved"
+printf 'announce = no\n[publish big]\naddresses = 10.128.0.0/12\ninterface = hv\n' >>"$CONF"
+bench_start
+PUB_READY=$READY_MS
+PUB_RSS=$(awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status")
+PUB_N=$(ctl_get published "sum(e['addresses'] for e in d['published'])" 2>/dev/null || echo "?")
+PP_TARGET=10.143.255.254 pingpong
+PUB_PP50=$PP50
+PUB_MAC=$(ns c "$ARPC" -q -i cv -w 100 10.143.255.254 | sed -n 's/.* macs \([^ ]*\).*/\1/p')
+bench_stop
+cp "$TMPDIR_T/conf.saved" "$CONF"
 
 # --- scale: 500 veth pairs = 1,000 interfaces, 100 addresses each, plus hv
 echo "== scale: building 1,000 interfaces and 100,000 addresses"
@@ -278,6 +348,15 @@ row "daemon CPU s per 100k answered (at 100k/s)" "n/a (softirq)" "$CPU" "" "" ""
 row "same, busy_poll_us = 0" "n/a (softirq)" "$CPU0" "" "" ""
 row "ping-pong p50 (us), busy_poll_us = 0" "$K_PP50" "$NP50" "$(ratio "$NP50" "$K_PP50")" "" ""
 row "ping-pong p50 (us), qdisc_bypass = yes" "$K_PP50" "$QP50" "$(ratio "$QP50" "$K_PP50")" "" ""
+row "control socket, counters at 100/s during 200k/s: p50 / p99 / max (ms)" "-" \
+	"$CTL50 / $CTL99 / $CTLMAX ($CTLN answered, $CTLBAD failed)" "" "" ""
+row "- loss at 200k/s with it (achieved rate)" "$K_LOSS_200000 % (no socket)" \
+	"$CTLLOSS % ($(krate "$CTLRATE"))" "" "0 %" "$(met "$CTLLOSS" 0)"
+row "published: 1,048,576 addresses in one range, RSS (KiB)" "-" "$PUB_RSS (vs $RSS1)" "" "a few MiB" \
+	"$(met "$((PUB_RSS - RSS1))" 4096)"
+row "- time to READY (ms); published count reported" "-" "$PUB_READY; $PUB_N" "" "" ""
+row "- ping-pong p50 (us), last address of the range vs an owned one" "$A_PP50" "$PUB_PP50" \
+	"$(ratio "$PUB_PP50" "$A_PP50")" "<= 1.10x" "$(met "$(ratio "$PUB_PP50" "$A_PP50")" 1.10)"
 row "RSS, 1 interface (KiB)" "-" "$RSS1" "" "" ""
 row "time to READY, 1 interface (ms)" "-" "$READY1_MS" "" "" ""
 row "scale: time to READY (ms)" "-" "$READY_MS" "" "<= 1000" "$(met "$READY_MS" 1000)"
