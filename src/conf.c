@@ -672,7 +672,20 @@ struct key {
 static int
 p_addresses(struct conf_pub *p, const char *v, const char **why)
 {
-	return k_nets(&p->set, v, why);
+	static char buf[160];
+	struct in_addr a;
+	uint32_t at;
+
+	if (k_nets(&p->set, v, why) == -1)
+		return -1;
+	if (rng_martian(&p->set, &at)) {
+		rng_clear(&p->set);
+		a.s_addr = htonl(at);
+		snprintf(buf, sizeof(buf), "holds %s: 0.0.0.0/8, 127.0.0.0/8, multicast "
+		    "and the broadcast address are never answered over ARP", inet_ntoa(a));
+		return *why = buf, -1;
+	}
+	return 0;
 }
 
 static int

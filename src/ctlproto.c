@@ -19,6 +19,7 @@
 #include <sysexits.h>
 
 #include "ctlproto.h"
+#include "ranges.h"
 #include "table.h"
 
 #define MAX_WORDS	4	/* a command and at most three arguments */
@@ -111,15 +112,6 @@ parse_dec(const char *s, size_t len, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-/* 0/8, 127/8, 224/4 and the limited broadcast: never ours to answer or
- * announce, as arp.c's martian checks (class E stays usable). */
-static bool
-martian(uint32_t h)
-{
-	return (h >> 24) == 0 || (h >> 24) == 127 || (h >> 28) == 0xe ||
-	    h == 0xffffffffu;
-}
-
 /*
  * ADDR or, when allowed, ADDR/LEN: a dotted quad as inet_pton() reads it
  * (four decimal parts, no leading zeros), LEN 1..32 with no host bits set
@@ -164,7 +156,7 @@ parse_addr(const struct word *w, bool allow_len, struct ctlp_req *req, char *err
 	/* 0/8, 127/8 and 224/4 are whole /8s or larger: a range holds a
 	 * martian exactly when its first or last address is one */
 	last = h | ~mask;
-	if (martian(h) || martian(last))
+	if (rng_is_martian(h) || rng_is_martian(last))
 		return seterr(err, errlen, EX_DATAERR, "\"%s\": %s 0.0.0.0/8, 127.0.0.0/8, "
 		    "multicast or the broadcast address: never answered over ARP",
 		    shown(w, q), plen == 32 ? "is in" : "holds addresses of");

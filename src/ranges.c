@@ -182,6 +182,38 @@ rng_has(const struct rng *r, uint32_t addr)
 	return rng_span_find(r->v, r->n, sizeof(r->v[0]), ntohl(addr)) != r->n;
 }
 
+static const struct rng_span martians[] = {
+	{ 0x00000000u, 0x00ffffffu },	/* 0/8 */
+	{ 0x7f000000u, 0x7fffffffu },	/* 127/8 */
+	{ 0xe0000000u, 0xefffffffu },	/* 224/4 */
+	{ 0xffffffffu, 0xffffffffu },	/* limited broadcast */
+};
+
+bool
+rng_is_martian(uint32_t h)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(martians) / sizeof(martians[0]); k++)
+		if (h >= martians[k].lo && h <= martians[k].hi)
+			return true;
+	return false;
+}
+
+bool
+rng_martian(const struct rng *r, uint32_t *at)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < sizeof(martians) / sizeof(martians[0]); k++)
+			if (r->v[i].lo <= martians[k].hi && martians[k].lo <= r->v[i].hi) {
+				*at = r->v[i].lo > martians[k].lo ? r->v[i].lo : martians[k].lo;
+				return true;
+			}
+	return false;
+}
+
 bool
 rng_overlap(const struct rng *a, const struct rng *b, uint32_t *at)
 {

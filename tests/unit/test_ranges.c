@@ -11,6 +11,48 @@
 
 #include "ranges.h"
 
+/* Each set with the first martian it holds ("" for none). */
+static void
+test_martian(void **state)
+{
+	static const struct { const char *items, *first; } v[] = {
+		{ "10.0.0.0/8", "" }, { "1.0.0.0-126.255.255.255", "" },
+		{ "128.0.0.0-223.255.255.255", "" }, { "240.0.0.0-255.255.255.254", "" },
+		{ "0.0.0.5", "0.0.0.5" }, { "9.255.255.0/24 0.255.255.255", "0.255.255.255" },
+		{ "126.255.255.255-127.0.0.1", "127.0.0.0" }, { "224.0.0.251", "224.0.0.251" },
+		{ "223.255.254.0/23", "" }, { "223.255.255.0-224.0.0.0", "224.0.0.0" },
+		{ "255.255.255.255", "255.255.255.255" }, { "0.0.0.0/0", "0.0.0.0" },
+		{ "224.0.0.0/4 !224.0.0.0/4 10.0.0.1", "" },
+	};
+	char buf[64], *tok, *save;
+	struct rng r;
+	const char *why;
+	struct in_addr a;
+	uint32_t at;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		snprintf(buf, sizeof(buf), "%s", v[i].items);
+		for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			assert_int_equal(rng_add_item(&r, tok, &why), 0);
+		assert_int_equal(rng_finish(&r), 0);
+		if (!rng_martian(&r, &at)) {
+			if (*v[i].first != '\0')
+				fail_msg("%s: no martian found, want %s", v[i].items, v[i].first);
+		} else {
+			a.s_addr = htonl(at);
+			if (strcmp(inet_ntoa(a), v[i].first) != 0)
+				fail_msg("%s: martian %s, want \"%s\"", v[i].items, inet_ntoa(a),
+				    v[i].first);
+		}
+		rng_clear(&r);
+	}
+	assert_true(rng_is_martian(0x7f000001u));
+	assert_false(rng_is_martian(0xf0000001u));	/* class E: usable */
+}
+
 static void
 test_items(void **state)
 {
@@ -153,6 +195,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_items),
+		cmocka_unit_test(test_martian),
 		cmocka_unit_test(test_publish_example),
 		cmocka_unit_test(test_model),
 	};
