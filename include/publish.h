@@ -47,8 +47,14 @@ size_t pub_count(const struct pub *p);
 const struct pub_entry *pub_at(const struct pub *p, size_t i);
 /* The runtime entries as lines "ADDR/LEN IFACE [MAC]\n", malloc'd. */
 char *pub_format_runtime(const struct pub *p, size_t *len);
-/* Add the runtime entries such lines describe; 0, or -1 with why in err. */
-int pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_t errlen);
+/* Called for a saved runtime entry that overlaps one already in the set
+ * (the configuration's): it is left out, and this says which and why. */
+typedef void pub_skip_fn(void *arg, const char *cidr, const char *ifname,
+    const char *why);
+/* Add the runtime entries such lines describe; 0, or -1 with why in err.
+ * With skip, an entry that overlaps is skipped and reported, not an error. */
+int pub_parse_runtime(struct pub *p, const char *lines, size_t len, pub_skip_fn *skip,
+    void *arg, char *err, size_t errlen);
 /* Parse "ADDR" or "ADDR/LEN" into a runtime entry for ifname; 0 or -1 + why. */
 int pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
     const char **why);

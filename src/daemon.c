@@ -110,6 +110,7 @@ struct daemon {
 	struct ann		*ann;		/* announcements due */
 	unsigned		 ann_budget;	/* frames left in this loop turn */
 	struct pub		*pub;		/* published addresses */
+	bool			 pub_dropped;	/* saved entries left out: save again */
 	struct thr		*notes[NOTE_KINDS];	/* log lines of each kind */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
@@ -1395,6 +1396,20 @@ daemon_load_conf(const struct daemon_opts *o, conf_err_fn *err)
  * from old (a reload) or from the state directory (the start); NULL with
  * the reason logged (a runtime entry overlapping a new section).
  */
+/* A saved runtime entry that the configuration now publishes itself: the
+ * configuration wins (it is what -n approved), the entry is dropped and
+ * the state saved again without it, rather than refusing to start. */
+static void
+pub_skip_saved(void *arg, const char *cidr, const char *ifname, const char *why)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, ifname, 0, 0, NULL };
+	struct daemon *d = arg;
+
+	log_ctx(LOG_WARNING, &lc, "runtime-published %s on %s dropped: %s (the "
+	    "configuration's section wins)", cidr, ifname, why);
+	d->pub_dropped = true;
+}
+
 static struct pub *
 pub_build(struct daemon *d, const struct conf *c, const struct pub *old)
 {
@@ -1442,7 +1457,8 @@ pub_build(struct daemon *d, const struct conf *c, const struct pub *old)
 			log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
 			goto fail;
 		}
-		if (pub_parse_runtime(p, lines, len, err, sizeof(err)) == -1) {
+		if (pub_parse_runtime(p, lines, len, pub_skip_saved, d, err,
+		    sizeof(err)) == -1) {
 			log_ctx(LOG_ERR, &lc, "runtime-published addresses, as saved: %s", err);
 			goto fail;
 		}
@@ -1862,9 +1878,14 @@ daemon_run(const struct daemon_opts *o)
 	 * manage_all below restores those this configuration leaves alone */
 	ifm_adopt(d->ifm);
 	if ((d->pub = pub_build(d, d->conf, NULL)) == NULL) {
+		/* what a previous run left at 8 goes back: never deaf */
+		if (ifm_restore_all(d->ifm) != 0)
+			log_warnx("some interfaces could not be restored; run arpownd --restore");
 		d->exit_code = EX_CONFIG;
 		goto out;
 	}
+	if (d->pub_dropped && save_published(d) == -1)
+		log_warn("%s: saving the runtime-published addresses", o->state_dir);
 	/* The watchers before the first sysctl changes: a signal that came
 	 * during start-up is handled by the loop, once every interface is
 	 * in a known state (SIGTERM: all restored), never by default action

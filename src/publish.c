@@ -264,7 +264,8 @@ pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
 }
 
 int
-pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_t errlen)
+pub_parse_runtime(struct pub *p, const char *lines, size_t len, pub_skip_fn *skip,
+    void *arg, char *err, size_t errlen)
 {
 	const char *s = lines, *end = lines + len, *eol, *why;
 	char line[128], *cidr, *ifn, *mac, *save = NULL, r[160];
@@ -304,6 +305,10 @@ pub_parse_runtime(struct pub *p, const char *lines, size_t len, char *err, size_
 		}
 		if (pub_add(p, &e, r, sizeof(r)) == -1) {
 			rng_clear(&e.set);
+			if (errno == EEXIST && skip != NULL) {
+				skip(arg, cidr, ifn, r);
+				continue;
+			}
 			snprintf(err, errlen, "line %u: %s", n, r);
 			return -1;
 		}
