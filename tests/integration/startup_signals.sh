@@ -58,7 +58,9 @@ launch() {
 		if held "$3" && ! grep -q ' started: ' "$TMPDIR_T/$1.log"; then
 			break
 		fi
-		grep -q ' started: ' "$TMPDIR_T/$1.log" ||
+		# missed: it unblocks the signals a moment before it logs
+		# "started", so give it that moment before calling it a failure
+		wait_for 5000 logged_started "$TMPDIR_T/$1.log" ||
 			{ cat "$TMPDIR_T/$1.log"; fail "the daemon never blocked SIG$sig"; }
 		echo "# try $try: started before the first signal could be sent; again" >&2
 		kill -TERM "$P" 2>/dev/null
