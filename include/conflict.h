@@ -42,6 +42,13 @@ void cfl_free(struct cfl *c);
  * younger than the interval (a record is never evicted before that). */
 bool cfl_note(struct cfl *c, uint32_t addr, int ifindex, const uint8_t mac[static 6],
     double now, struct cfl_rec **rec);
+/* Further lines about a conflict: its defence, or that the defence failed. */
+enum cfl_line { CFL_LINE_DEFENDED = 1, CFL_LINE_GAVE_UP = 2 };
+/* May such a line about addr be logged at now?  Once per address and kind
+ * per interval, and within the claims' lines' CFL_LINES per interval in
+ * all: a storm of claims on many addresses logs that many lines, whatever
+ * they say. */
+bool cfl_log_more(struct cfl *c, uint32_t addr, enum cfl_line what, double now);
 /* The defence policy (enum conf_defend: 0 never, 1 once, 2 always) applied
  * to the claim just noted in r, at now; a defence is recorded as sent. */
 enum cfl_action cfl_defend(struct cfl_rec *r, int policy, double now);

@@ -101,6 +101,13 @@ cfl_note(struct cfl *c, uint32_t addr, int ifindex, const uint8_t mac[static 6],
 	return log;
 }
 
+bool
+cfl_log_more(struct cfl *c, uint32_t addr, enum cfl_line what, double now)
+{
+	/* a key of its own per address and kind, beside the claim's (addr) */
+	return thr_allow(c->log, (uint64_t)what << 32 | addr, now, NULL);
+}
+
 enum cfl_action
 cfl_defend(struct cfl_rec *r, int policy, double now)
 {

@@ -686,16 +686,19 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 		if (send_announce(d, in, req->sip, pe != NULL && pe->has_mac ? pe->mac : in->mac,
 		    true)) {
 			COUNT(d, if_stats(in), defences);
-			log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with an "
-			    "announcement", in->name, log_ip(req->sip),
-			    arp_mac_str(req->sha, mac));
+			if (cfl_log_more(d->cfl, req->sip, CFL_LINE_DEFENDED,
+			    ev_now(d->loop)))
+				log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with "
+				    "an announcement", in->name, log_ip(req->sip),
+				    arp_mac_str(req->sha, mac));
 		}
 		break;
 	case CFL_GIVE_UP:
-		log_ctx(LOG_ERR, &lc, "%s: address conflict on %s persists after its "
-		    "defence: %s keeps claiming it; not defending it again until the "
-		    "claims stop for %.0f s (defend = once)", in->name,
-		    log_ip(req->sip), arp_mac_str(req->sha, mac), CFL_INTERVAL);
+		if (cfl_log_more(d->cfl, req->sip, CFL_LINE_GAVE_UP, ev_now(d->loop)))
+			log_ctx(LOG_ERR, &lc, "%s: address conflict on %s persists after "
+			    "its defence: %s keeps claiming it; not defending it again "
+			    "until the claims stop for %.0f s (defend = once)", in->name,
+			    log_ip(req->sip), arp_mac_str(req->sha, mac), CFL_INTERVAL);
 		break;
 	case CFL_IGNORE:
 		break;

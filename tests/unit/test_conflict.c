@@ -161,6 +161,33 @@ test_throttle(void **state)
 	thr_free(t);
 }
 
+/* A claim storm on many addresses, each claim defended: the claims' lines
+ * and the defences' share CFL_LINES per interval in all; each address's
+ * defence line once per interval. */
+static void
+test_log_more_shares_budget(void **state)
+{
+	struct cfl *c = cfl_new(4096);
+	struct cfl_rec *r;
+	uint32_t i;
+	int lines = 0;
+
+	(void)state;
+	for (i = 0; i < 2048; i++) {
+		uint32_t a = htonl(0x0a000800u + i);
+
+		lines += cfl_note(c, a, 2, M1, 100.0 + i * 0.001, &r);
+		lines += cfl_log_more(c, a, CFL_LINE_DEFENDED, 100.0 + i * 0.001);
+	}
+	assert_int_equal(lines, CFL_LINES);
+	/* the next interval: lines again */
+	assert_true(cfl_log_more(c, htonl(0x0a000800u), CFL_LINE_DEFENDED, 100.0 + CFL_INTERVAL + 3));
+	assert_false(cfl_log_more(c, htonl(0x0a000800u), CFL_LINE_DEFENDED, 100.0 + CFL_INTERVAL + 3.5));
+	/* the other kind about the same address is a line of its own */
+	assert_true(cfl_log_more(c, htonl(0x0a000800u), CFL_LINE_GAVE_UP, 100.0 + CFL_INTERVAL + 4));
+	cfl_free(c);
+}
+
 int
 main(void)
 {
@@ -171,6 +198,7 @@ main(void)
 		cmocka_unit_test(test_defend),
 		cmocka_unit_test(test_defend_once_again),
 		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_log_more_shares_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
