@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #define ANN_RETRY_DELAY	0.01	/* seconds, after the send was refused */
+#define ANN_FEW		128	/* single-address bursts pending before the next
+				 * one becomes its interface's whole burst */
 
 /* What the sender made of a due step. */
 enum ann_verdict {
@@ -30,7 +32,11 @@ struct ann *ann_new(size_t max);
 void ann_free(struct ann *a);
 /* (Re)start a burst of count steps, interval apart, the first at now; one
  * for addr 0 covers every address of ifindex, and absorbs the bursts of
- * single ones.  0, or -1 when full (the burst is dropped). */
+ * single ones.  With ANN_FEW bursts pending, a single address starts its
+ * interface's whole burst instead: the pending list stays short, so that
+ * starting and running bursts stay cheap however many addresses a reload
+ * or a publish brings (at the price of announcing the interface's other
+ * addresses again).  0, or -1 when full (the burst is dropped). */
 int ann_start(struct ann *a, int ifindex, uint32_t addr, unsigned count, double interval,
     double now);
 /* Drop the burst for addr on ifindex; addr 0 drops all of ifindex's. */

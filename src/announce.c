@@ -6,7 +6,10 @@
  * configuration says.  A burst for a whole interface stands for all its
  * addresses, so that bringing up an interface with 100,000 addresses costs
  * one entry; the sender walks them with a cursor.  Bounded: at most max
- * bursts, a linear array (pending bursts are few: a handful per event). */
+ * bursts, a linear array kept short: past ANN_FEW pending, a single
+ * address's burst becomes its interface's (a reload adding 65,536
+ * published addresses made 65,536 bursts and two quadratic scans, and
+ * held the loop for seconds). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -81,6 +84,8 @@ ann_start(struct ann *a, int ifindex, uint32_t addr, unsigned count, double inte
 
 	if (count == 0)
 		return 0;
+	if (addr != 0 && a->n >= ANN_FEW)
+		addr = 0;
 	for (i = 0; i < a->n; i++) {
 		if (a->v[i].ifindex != ifindex)
 			continue;

@@ -166,6 +166,38 @@ test_bounded(void **state)
 	ann_free(a);
 }
 
+/* Many single addresses: past ANN_FEW the next one becomes its
+ * interface's whole burst, which absorbs the single ones of that interface;
+ * the pending list stays short. */
+static void
+test_many_collapse(void **state)
+{
+	struct ann *a = ann_new(65536);
+	uint32_t i;
+	int k;
+	bool whole = false;
+
+	(void)state;
+	reset();
+	for (i = 1; i <= ANN_FEW; i++)
+		assert_int_equal(ann_start(a, 3, i, 3, 1.1, 0.0), 0);
+	assert_int_equal(ann_pending(a), ANN_FEW);
+	for (i = ANN_FEW + 1; i <= 65536; i++)
+		assert_int_equal(ann_start(a, 3, i, 3, 1.1, 0.0), 0);
+	assert_true(ann_pending(a) <= ANN_FEW + 1);
+	/* another interface's single address is not lost either */
+	assert_int_equal(ann_start(a, 4, 7, 3, 1.1, 0.0), 0);
+	run(a, 0.0);
+	for (k = 0; k < ncalls && k < 64; k++) {
+		assert_true(calls[k].addr == 0 || calls[k].ifindex == 4);
+		if (calls[k].ifindex == 3 && calls[k].addr == 0)
+			whole = true;
+	}
+	assert_true(whole);
+	assert_int_equal(ncalls, 2);	/* iface 3 whole, iface 4 its one */
+	ann_free(a);
+}
+
 int
 main(void)
 {
@@ -175,6 +207,7 @@ main(void)
 		cmocka_unit_test(test_far_behind),
 		cmocka_unit_test(test_restart_and_iface),
 		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_many_collapse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
