@@ -18,6 +18,10 @@ struct daemon_opts {
 int daemon_run(const struct daemon_opts *o);
 /* Restore every sysctl saved in state_dir and remove the record; exit code. */
 int daemon_restore(const char *state_dir);
+/* arpownd --withdraw: drop the runtime-published entry cidr from the state
+ * dir of a daemon that is not running (keepalived's BACKUP while arpownd
+ * was down must not be published again by its next start); sysexits. */
+int daemon_withdraw_saved(const char *state_dir, const char *cidr);
 struct daemon;
 /* arpownctl publish ADDR[/LEN] IFACE: 0, or a sysexits code with why in err. */
 int daemon_publish(struct daemon *d, const char *cidr, const char *ifname, char *err,

@@ -55,7 +55,7 @@ void state_close(struct state_dir *sd);
 int state_load(struct state_dir *sd, struct state *st, char *err, size_t errlen);
 /* Write st into the slot not holding the newest version, synced; 0, or -1 with errno. */
 int state_save(struct state_dir *sd, const struct state *st);
-/* The runtime-published addresses, kept the same way (STATE_DAEMON only):
+/* The runtime-published addresses, kept the same way:
  * the newest complete version's lines, malloc'd ("" when none); 0, or -1
  * with why in err. */
 int state_published_load(struct state_dir *sd, char **lines, size_t *len, char *err,

@@ -1968,6 +1968,64 @@ current_ignore(const char *name)
 }
 
 int
+daemon_withdraw_saved(const char *state_dir, const char *cidr)
+{
+	char err[512], *lines = NULL;
+	struct state_dir *sd;
+	struct pub *p = NULL;
+	struct pub_entry e;
+	const char *why;
+	size_t len;
+	int code = EX_OK;
+
+	if (pub_runtime_entry(&e, cidr, "x", &why) == -1) {
+		log_warnx("%s: %s", cidr, why);
+		return EX_USAGE;
+	}
+	rng_clear(&e.set);
+	/* the lock: never behind a running daemon's back */
+	if ((sd = state_open(state_dir, STATE_RESTORE, err, sizeof(err))) == NULL) {
+		if (errno == EWOULDBLOCK) {
+			log_warnx("%s: arpownd is running; use arpownctl withdraw", err);
+			return EX_TEMPFAIL;
+		}
+		log_warnx("%s", err);
+		return errno_exit(errno);
+	}
+	if (state_published_load(sd, &lines, &len, err, sizeof(err)) == -1) {
+		log_warnx("%s", err);
+		code = EX_DATAERR;
+		goto out;
+	}
+	if ((p = pub_new()) == NULL ||
+	    pub_parse_runtime(p, lines, len, NULL, NULL, err, sizeof(err)) == -1) {
+		log_warnx("%s: runtime-published addresses: %s", state_dir,
+		    p == NULL ? "out of memory" : err);
+		code = p == NULL ? EX_OSERR : EX_DATAERR;
+		goto out;
+	}
+	if (pub_withdraw(p, e.base, e.plen) == 0) {
+		log_warnx("%s: not published by arpownctl publish", cidr);
+		code = EX_DATAERR;
+		goto out;
+	}
+	free(lines);
+	if ((lines = pub_format_runtime(p, &len)) == NULL ||
+	    state_published_save(sd, lines, len) == -1) {
+		log_warn("%s: saving the runtime-published addresses", state_dir);
+		code = EX_IOERR;
+		goto out;
+	}
+	log_info("withdrew %s/%u from %s: not published when arpownd starts",
+	    log_ip(htonl(e.base)), e.plen, state_dir);
+out:
+	free(lines);
+	pub_free(p);
+	state_close(sd);
+	return code;
+}
+
+int
 daemon_restore(const char *state_dir)
 {
 	char err[512], now[IF_NAMESIZE];

@@ -24,7 +24,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [-n [-q]] [--restore] [-V] [-h]\n"
+	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [-n [-q]] [--restore]\n"
+	    "               [--withdraw ADDR[/LEN]] [-V] [-h]\n"
 	    "Answer ARP requests only from the interface that owns the address.\n"
 	    "\n"
 	    "  -c, --config FILE   configuration file (default %s)\n"
@@ -33,6 +34,9 @@ usage(FILE *f)
 	    "  -n, --check-config  validate the configuration, print it, exit\n"
 	    "  -q, --quiet         with -n: print only the errors\n"
 	    "      --restore       restore the saved sysctls and exit\n"
+	    "      --withdraw ADDR[/LEN]\n"
+	    "                      while arpownd is not running: drop a runtime-\n"
+	    "                      published entry from the state dir, and exit\n"
 	    "  -V, --version       print the version and exit\n"
 	    "  -h, --help          print this help and exit\n",
 	    CONF_DEFAULT_PATH, STATE_DEFAULT_DIR);
@@ -41,7 +45,7 @@ usage(FILE *f)
 int
 main(int argc, char *argv[])
 {
-	enum { OPT_STATE_DIR = 256, OPT_RESTORE };
+	enum { OPT_STATE_DIR = 256, OPT_RESTORE, OPT_WITHDRAW };
 	static const struct option longopts[] = {
 		{ "config",		required_argument,	NULL, 'c' },
 		{ "state-dir",		required_argument,	NULL, OPT_STATE_DIR },
@@ -49,12 +53,14 @@ main(int argc, char *argv[])
 		{ "check-config",	no_argument,		NULL, 'n' },
 		{ "quiet",		no_argument,		NULL, 'q' },
 		{ "restore",		no_argument,		NULL, OPT_RESTORE },
+		{ "withdraw",		required_argument,	NULL, OPT_WITHDRAW },
 		{ "version",		no_argument,		NULL, 'V' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct daemon_opts o = { CONF_DEFAULT_PATH, false, STATE_DEFAULT_DIR, false };
 	bool check = false, restore = false, quiet = false;
+	const char *withdraw = NULL;
 	struct conf *c;
 	int ch;
 
@@ -79,6 +85,9 @@ main(int argc, char *argv[])
 		case OPT_RESTORE:
 			restore = true;
 			break;
+		case OPT_WITHDRAW:
+			withdraw = optarg;
+			break;
 		case 'V':
 			printf("arpownd %s\n", PACKAGE_VERSION);
 			return EX_OK;
@@ -99,8 +108,8 @@ main(int argc, char *argv[])
 		fprintf(stderr, "arpownd: -q goes with -n\n");
 		return EX_USAGE;
 	}
-	if (check && restore) {
-		fprintf(stderr, "arpownd: -n and --restore exclude each other\n");
+	if ((check ? 1 : 0) + (restore ? 1 : 0) + (withdraw != NULL ? 1 : 0) > 1) {
+		fprintf(stderr, "arpownd: -n, --restore and --withdraw exclude each other\n");
 		return EX_USAGE;
 	}
 	log_init(LOG_INFO, o.debug);
@@ -117,5 +126,7 @@ main(int argc, char *argv[])
 	}
 	if (restore)
 		return daemon_restore(o.state_dir);
+	if (withdraw != NULL)
+		return daemon_withdraw_saved(o.state_dir, withdraw);
 	return daemon_run(&o);
 }

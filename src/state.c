@@ -1233,12 +1233,11 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	 * state_load; what is wrong with them is for state_load to say */
 	(void)blob_read(sd, &sd->orig, accept_orig, &scratch, true, NULL, 0);
 	state_clear(&scratch);
-	/* the daemon's other records; --restore needs none of them */
-	if (mode == STATE_DAEMON) {
-		if (blob_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
-			goto fail;
-		(void)blob_read(sd, &sd->pub, accept_text, NULL, true, NULL, 0);
-	}
+	/* the daemon's other records (--withdraw edits them too; any file
+	 * created here is given to the directory's owner, as above) */
+	if (blob_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
+		goto fail;
+	(void)blob_read(sd, &sd->pub, accept_text, NULL, true, NULL, 0);
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
 		goto fail;
