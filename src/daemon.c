@@ -569,6 +569,18 @@ ann_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	announce_run(w->data);
 }
 
+/* Run the schedule on the loop's next turn, not here: a start (or a
+ * reload, a hotplug) that makes a thousand bursts due sends one turn's
+ * budget of frames a turn, after READY=1, instead of every frame of them
+ * before it (each run here had a budget of its own). */
+static void
+announce_soon(struct daemon *d)
+{
+	ev_timer_stop(d->loop, &d->ann_w);
+	ev_timer_set(&d->ann_w, 0., 0.);
+	ev_timer_start(d->loop, &d->ann_w);
+}
+
 /* Start a burst for addr on ifindex (0: all of its addresses); the first
  * frame goes out at once. */
 static void
@@ -580,7 +592,7 @@ announce(struct daemon *d, int ifindex, uint32_t addr)
 	    d->conf->announce_interval, ev_now(d->loop)) == -1)
 		log_warnx("announcements: %d bursts pending already; %s not announced",
 		    ANN_BURSTS, addr ? log_ip(addr) : "an interface");
-	announce_run(d);
+	announce_soon(d);
 }
 
 static void
@@ -1519,7 +1531,7 @@ announce_entry(struct daemon *d, const struct pub_entry *e)
 	if (tbl_iface_each(d->tbl, announce_entry_cb, &a) != 0)
 		log_warnx("announcements: %d bursts pending already; not all of "
 		    "[publish %s] announced", ANN_BURSTS, e->label);
-	announce_run(d);
+	announce_soon(d);
 }
 
 static bool
