@@ -117,7 +117,7 @@ test_bad(void **state)
 		{ "announce a:b", 0, EX_USAGE, "not an interface name" },
 		{ "announce .", 0, EX_USAGE, "not an interface name" },
 		{ "announce ..", 0, EX_USAGE, "not an interface name" },
-		{ "announce a\xa0" "b", 0, EX_USAGE, "not an interface name" },
+		{ "announce a\240b", 0, EX_USAGE, "not an interface name" },
 		{ "announce a\vb", 0, EX_USAGE, "not an interface name" },
 		{ "announce dev a/b", 0, EX_USAGE, "not an interface name" },
 		{ "publish 10.0.0.0/24", 0, EX_USAGE, "usage: publish" },

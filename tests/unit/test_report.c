@@ -21,7 +21,7 @@
 
 /* Hostile names; each is one the kernel accepts (dev_valid_name). */
 static const char *const names[] = {
-	"eth0", "a\"b", "a\\b", "\x01\x02\x1f", "\x7f" "del", "caf\xc3\xa9",
+	"eth0", "a\"b", "a\\b", "\x01\x02\x1f", "\177del", "caf\xc3\xa9",
 	"\xff\xfe", "\xc3", "\xed\xa0\x80", "\xe2\x80\xa8x", "<script>", "%s%n",
 	"\xf4\x90\x80\x80", "\xc0\xaf",
 };

@@ -87,7 +87,7 @@ test_records(void **unused)
 
 	/* refused: not an ifindex, not a name the kernel takes */
 	static const char *const badname[] = {
-		"", ".", "..", "a b", "a\tb", "a\nb", "a/b", "a:b", "a\xa0" "b",
+		"", ".", "..", "a b", "a\tb", "a\nb", "a/b", "a:b", "a\240b",
 		"abcdefghijklmnop",
 	};
 	size_t i;
@@ -144,8 +144,8 @@ static void
 test_hostile_names(void **unused)
 {
 	static const char *const good[] = {
-		"eth0", "v=1", "#v2", "%", "%x", "%25", "\x01", "\xff", "a\x85" "b",
-		"\x1c" "x", "a\x7f" "b", "abcdefghijklmno", "-", ".x", "..x", "...",
+		"eth0", "v=1", "#v2", "%", "%x", "%25", "\x01", "\xff", "a\205b",
+		"\034x", "a\177b", "abcdefghijklmno", "-", ".x", "..x", "...",
 		"@", "*?", "a\"b", "\\", "caf\xc3\xa9", "x;rm", "$(id)", "a,b", "=",
 		"#", "'", "\x1f\x80\xfe",
 	};
@@ -637,7 +637,7 @@ test_corrupt(void **unused)
 		{ "truncated in the trailer", -5, -1, NULL },
 		{ "a byte flipped", -1, 30, NULL },
 		{ "a byte flipped in the checksum", -1, -3, NULL },
-		{ "garbage", -1, -1, "\x7f" "ELF\x02\x01\x01 garbage\n" },
+		{ "garbage", -1, -1, "\177ELF\x02\x01\x01 garbage\n" },
 		{ "a v1 text", -1, -1, "eth0 arp_ignore=8\n" },
 		{ "another kind", -1, -1, "arpownd published v2 gen=99\ncrc32=00000000\n" },
 		{ "a bad record, checksum right", -1, -1, "" },
