@@ -283,7 +283,12 @@ read -r ok busy rssm <<<"$(head -n 1 <<<"$out")"
 # waiting: about ten fit under the 8 MiB bound
 [ "$ok" -ge 5 ] && [ "$busy" -ge 1 ] || fail "replies queued before the bound: $ok, refused $busy"
 expect_eq "$((ok + busy))" 12 "12 clients not reading ~1 MB replies: $ok queued, $busy refused with ERR 75"
-[ $((rssm - rssb)) -lt 16384 ] || fail "RSS grew $((rssm - rssb)) KiB with replies waiting"
+# Under ASan RSS is not the daemon's memory: freed replies sit in ASan's
+# quarantine (256 MiB by default) and carry redzones.  The bound itself
+# is still checked above, by who was queued and who was refused.
+if [ -z "${ARPOWND_SANITIZED:-}" ]; then
+	[ $((rssm - rssb)) -lt 16384 ] || fail "RSS grew $((rssm - rssb)) KiB with replies waiting"
+fi
 pass "RSS with the bound reached: +$((rssm - rssb)) KiB"
 expect_eq "$(tail -n 1 <<<"$out")" "True True" "once they are gone, a 1 MB reply is served whole"
 pingpong_done "the 1 MB replies"
@@ -292,7 +297,9 @@ ns h ip -batch <(sed 's/^addr add/addr del/' "$TMPDIR_T/batch")
 sleep 0.5
 expect_eq "$(fds)" "$fd0" "the daemon's fds are what they were"
 rss1=$(rss)
-[ $((rss1 - rss0)) -lt 4096 ] || fail "RSS $rss0 -> $rss1 KiB"
+if [ -z "${ARPOWND_SANITIZED:-}" ]; then	# ASan's quarantine, as above
+	[ $((rss1 - rss0)) -lt 4096 ] || fail "RSS $rss0 -> $rss1 KiB"
+fi
 pass "RSS $rss0 -> $rss1 KiB"
 kill -0 "$P" || fail "arpownd died"
 arpownd_stop
