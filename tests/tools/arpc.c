@@ -1015,6 +1015,17 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 		pp_waiting = false;
 		if (pp_got)
 			rtt[(*nrtt)++] = pp_rtt;
+		else if (O.verbose) {
+			/* wall-clock time, to set beside the responder's log */
+			struct timespec ts;
+			uint64_t wall;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			wall = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec -
+			    (now_ns() - t0);
+			fprintf(stderr, "arpc: request %lu sent at %" PRIu64 ".%06" PRIu64
+			    " unanswered\n", i, wall / 1000000000u, wall % 1000000000u / 1000);
+		}
 	}
 	listen_until(g_t_last + O.wait_ms * NS_PER_MS, deadline);
 	return now_ns() < deadline || O.wait_ms == 0;
