@@ -385,7 +385,8 @@ nl_sync(struct daemon *d)
 	while ((r = rtnl_read(d->rtnl, on_rtnl_msg, d)) == 1) {
 		log_warnx("rtnetlink: event queue overrun, re-reading every link "
 		    "and address");
-		if (resync(d) == 0)
+		/* not once the stop has given the interfaces back */
+		if (resync(d) == 0 && d->started)
 			manage_all(d);
 		if (++n == 3)	/* the check timer retries (need_resync) */
 			break;
@@ -913,6 +914,78 @@ cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 		    now - start > SPIN_MAX)
 			break;
 	}
+}
+
+/* ---------------------------------------------------------------------
+ * Stop
+ */
+
+#define DRAIN_MAX	0.1	/* s: the stop drain, bounded under a flood */
+
+struct silent {
+	int	*v;
+	size_t	 n, cap;
+};
+
+static int
+silent_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct silent *s = arg;
+	int *v;
+
+	if (!ifp->managed)
+		return 0;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		if ((v = realloc(s->v, s->cap * sizeof(*v))) == NULL)
+			return -1;
+		s->v = v;
+	}
+	s->v[s->n++] = ifp->ifindex;
+	return 0;
+}
+
+/*
+ * Give every interface back to the kernel, then answer the requests the
+ * capture still holds.  Those arrived while the kernel was silent (it
+ * was until its sysctls were written back): nobody else will answer
+ * them, and a client would wait a second before it asks again.  Frames
+ * that came after the restore get two identical replies, the kernel's
+ * and ours, as they did before arpownd started.
+ *
+ * The drain decides with the interfaces as they were while silent
+ * (marked managed again, in the table only: their records are gone) and
+ * with d->started false, so that no netlink event read on the way makes
+ * an interface managed again or starts an announcement.
+ */
+static size_t
+stop_restore(struct daemon *d)
+{
+	struct silent s = { NULL, 0, 0 };
+	struct tbl_iface *ifp;
+	ev_tstamp start;
+	size_t left, i;
+	int n;
+
+	if (tbl_iface_each(d->tbl, silent_cb, &s) == -1)
+		s.n = 0;	/* out of memory: restore all the same, no drain */
+	left = ifm_restore_all(d->ifm);
+	d->started = false;
+	for (i = 0; i < s.n; i++)
+		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
+			ifp->managed = true;
+	start = ev_time();
+	do {
+		n = cap_dispatch(d->cap, CAP_BUDGET, on_frame, d);
+		if (cap_flush(d->cap) > 0)
+			d->st.send_errors++;
+	} while (n > 0 && ev_time() - start < DRAIN_MAX);
+	for (i = 0; i < s.n; i++)
+		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL &&
+		    ifm_record(d->ifm, ifp->ifindex) == NULL)
+			ifp->managed = false;
+	free(s.v);
+	return left;
 }
 
 /* ---------------------------------------------------------------------
@@ -1927,9 +2000,10 @@ daemon_run(const struct daemon_opts *o)
 	notify_send("STOPPING=1");
 	ctl_close(d->ctl);				/* control socket */
 	d->ctl = NULL;
-	/* restore first, then close the capture: never deaf; every record,
-	 * managed or not, whose interface exists */
-	if ((left = ifm_restore_all(d->ifm)) == 0)
+	/* restore first, then answer what the capture holds, then close it:
+	 * never deaf; every record, managed or not, whose interface exists */
+	left = stop_restore(d);
+	if (left == 0)
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
 		    "stopped; every sysctl restored");
 	else {
