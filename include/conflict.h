@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arp.h"
+#include "publish.h"
+#include "table.h"
+
 #define CFL_INTERVAL	10.0	/* seconds: DEFEND_INTERVAL, and between two logs */
 #define CFL_LINES	20	/* conflict lines per interval, all addresses */
 
@@ -52,6 +56,23 @@ bool cfl_log_more(struct cfl *c, uint32_t addr, enum cfl_line what, double now);
 /* The defence policy (enum conf_defend: 0 never, 1 once, 2 always) applied
  * to the claim just noted in r, at now; a defence is recorded as sent. */
 enum cfl_action cfl_defend(struct cfl_rec *r, int policy, double now);
+/* What a frame claiming one of our addresses calls for. */
+struct cfl_judgement {
+	bool			 claim;		/* a foreign claim on an address of ours */
+	bool			 log;		/* report it now (throttled) */
+	bool			 more;		/* claims went unreported since the last line */
+	const struct tbl_iface	*holder;	/* another interface holds it, or NULL */
+	enum cfl_action		 action;	/* the defence policy's word */
+	const uint8_t		*mac;		/* CFL_DEFEND: announce with this MAC */
+};
+
+/* Judge req, a request, reply or announcement that arrived on in, at now:
+ * does it claim an address of ours (held by in or another interface, or
+ * published on in) from a MAC not ours?  Records the claim and applies
+ * in's defence policy where the address is in's and in answers; pure. */
+void cfl_judge(struct cfl *c, const struct tbl *t, const struct pub *p,
+    const struct arp_req *req, const struct tbl_iface *in, double now,
+    struct cfl_judgement *j);
 /* Claims not logged because of the limits, all addresses. */
 unsigned long long cfl_suppressed(const struct cfl *c);
 /* Call fn for every record held, in no particular order. */

@@ -47,6 +47,11 @@ const struct state_orig *ifm_record(struct ifm *m, int ifindex);
 /* The original to record for arp_ignore v on name: v, or the kernel's
  * default (warned) when v is 8 or outside 0..8 (8 is never an original). */
 int ifm_original_ignore(const char *name, int v);
+/* Can we change sysctls (CAP_NET_ADMIN)?  Asked by writing lo's value
+ * back unchanged; 0, or -1 with errno. */
+int ifm_can_set(struct ifm *m);
+/* Warn when net.ipv4.conf.all holds an ARP value above 0 (never written). */
+void ifm_warn_conf_all(void);
 /* Records held (interfaces arpownd changed and has not given back). */
 size_t ifm_nrecords(const struct ifm *m);
 

@@ -58,5 +58,15 @@ int pub_parse_runtime(struct pub *p, const char *lines, size_t len, pub_skip_fn 
 /* Parse "ADDR" or "ADDR/LEN" into a runtime entry for ifname; 0 or -1 + why. */
 int pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
     const char **why);
+/* The runtime entry base/plen (host order) for ifname; 0 or -1 + why. */
+int pub_runtime_make(struct pub_entry *e, uint32_t base, uint8_t plen, const char *ifname,
+    const char **why);
+/* Parse "ADDR" or "ADDR/LEN" into base (host order) and plen; 0 or -1 + why. */
+int pub_parse_cidr(const char *cidr, uint32_t *base, uint8_t *plen, const char **why);
+struct conf;
+/* The set c's [publish] sections make, then old's runtime entries (old may
+ * be NULL); NULL with why in err (an overlap: the runtime entry must be
+ * withdrawn first; ENOMEM). */
+struct pub *pub_build(const struct conf *c, const struct pub *old, char *err, size_t errlen);
 
 #endif

@@ -37,6 +37,9 @@ struct rpt_view {
 	bool			 up;		/* false in the last metrics at stop */
 };
 
+/* Fills a view of the daemon's state as it is now (the daemon's). */
+typedef void rpt_view_fn(void *arg, struct rpt_view *v);
+
 /* Each writes one JSON document (schema in arpownd(8)) onto f. */
 void rpt_status(const struct rpt_view *v, FILE *f);
 void rpt_interfaces(const struct rpt_view *v, FILE *f);

@@ -9,10 +9,12 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conflict.h"
+#include "policy.h"
 #include "throttle.h"
 
 #define CFL_PROBES	8	/* slots looked at for one address */
@@ -150,4 +152,46 @@ cfl_each(const struct cfl *c, void (*fn)(const struct cfl_rec *, void *), void *
 	for (i = 0; i < c->cap; i++)
 		if (c->v[i].addr != 0)
 			fn(&c->v[i], arg);
+}
+
+/*
+ * Someone else's frame claims one of our addresses (RFC 5227 section 2.4:
+ * a request, reply or announcement with our address as its sender and a
+ * MAC not ours).  Defended, as the interface's policy says, only when the
+ * address is the arrival interface's (held or published there): from
+ * there the announcement reaches the segment that heard the claim; and
+ * never from an interface that does not answer, or whose link is down.
+ */
+void
+cfl_judge(struct cfl *c, const struct tbl *t, const struct pub *p,
+    const struct arp_req *req, const struct tbl_iface *in, double now,
+    struct cfl_judgement *j)
+{
+	const struct pub_entry *pe = NULL;
+	struct cfl_rec *r;
+	bool here;
+
+	memset(j, 0, sizeof(*j));
+	j->action = CFL_IGNORE;
+	if (!in->managed || req->sip == 0 || tbl_is_our_mac(t, req->sha))
+		return;
+	if (tbl_addr_on(t, in->ifindex, req->sip))
+		here = true;
+	else if ((j->holder = tbl_addr_owner(t, req->sip, NULL)) != NULL)
+		here = false;	/* another interface's: maybe its segment too */
+	else if (p != NULL && (pe = pub_lookup(p, req->sip, in->name)) != NULL) {
+		if (pe->has_mac && memcmp(pe->mac, req->sha, 6) == 0)
+			return;	/* the entry's own MAC: ours */
+		here = true;
+	} else
+		return;
+	j->claim = true;
+	/* at most once per address per interval, in bounded memory */
+	j->log = cfl_note(c, req->sip, req->ifindex, req->sha, now, &r);
+	j->more = r != NULL && r->quiet > 0;
+	if (!here || r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
+	    (in->flags & (IFF_UP | IFF_RUNNING)) != (IFF_UP | IFF_RUNNING))
+		return;
+	j->action = cfl_defend(r, in->defend, now);
+	j->mac = pe != NULL && pe->has_mac ? pe->mac : in->mac;
 }

@@ -570,3 +570,54 @@ ifm_nrecords(const struct ifm *m)
 {
 	return m->st.n;
 }
+
+static int
+lo_cb(struct tbl_iface *ifp, void *arg)
+{
+	if (!(ifp->flags & IFF_LOOPBACK) || !ifp->conf_known || ifp->arp_ignore < 0)
+		return 0;
+	*(struct tbl_iface **)arg = ifp;
+	return 1;
+}
+
+/*
+ * Without CAP_NET_ADMIN every sysctl change fails, and a daemon that came
+ * up anyway would look healthy while answering nothing: ask the kernel
+ * once, by writing lo's arp_ignore with the value it has (no change).
+ */
+int
+ifm_can_set(struct ifm *m)
+{
+	struct tbl_iface *lo = NULL;
+
+	tbl_iface_each(m->t, lo_cb, &lo);
+	if (lo == NULL)
+		return 0;	/* no lo in this namespace: the first change tells */
+	if (rtnl_set_arp(m->r, lo->ifindex, lo->arp_ignore, -1) == -1 &&
+	    (errno == EPERM || errno == EACCES))
+		return -1;
+	return 0;
+}
+
+/* Warn about conf/all: the kernel applies max(all, dev), we never write it. */
+void
+ifm_warn_conf_all(void)
+{
+	static const char *const keys[] = { "arp_ignore", "arp_announce" };
+	char path[64], buf[32];
+	size_t i;
+	FILE *f;
+	long v;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/all/%s", keys[i]);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		if (fgets(buf, sizeof(buf), f) != NULL &&
+		    (v = strtol(buf, NULL, 10)) > 0)
+			log_warnx("net.ipv4.conf.all.%s is %ld: the kernel applies it to "
+			    "every interface, including the ones arpownd does not "
+			    "manage; arpownd leaves it alone", keys[i], v);
+		fclose(f);
+	}
+}

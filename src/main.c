@@ -10,6 +10,8 @@
 #include "conf.h"
 #include "daemon.h"
 #include "log.h"
+#include "offline.h"
+#include "reload.h"
 #include "state.h"
 
 /* -n speaks to a person at a terminal: plain lines, no priorities. */
@@ -114,7 +116,7 @@ main(int argc, char *argv[])
 	}
 	log_init(LOG_INFO, o.debug);
 	if (check) {
-		if ((c = daemon_load_conf(&o, print_err)) == NULL)
+		if ((c = rld_load_conf(o.conf_path, o.conf_explicit, print_err)) == NULL)
 			return EX_CONFIG;
 		/* ExecStartPre= runs -n -q: a good file is no news for the journal */
 		if (!quiet) {
@@ -125,8 +127,8 @@ main(int argc, char *argv[])
 		return EX_OK;
 	}
 	if (restore)
-		return daemon_restore(o.state_dir);
+		return off_restore(o.state_dir);
 	if (withdraw != NULL)
-		return daemon_withdraw_saved(o.state_dir, withdraw);
+		return off_withdraw(o.state_dir, withdraw);
 	return daemon_run(&o);
 }

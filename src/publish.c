@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "publish.h"
 
 struct ispan {
@@ -233,34 +234,65 @@ ifname_ok(const char *s)
 }
 
 int
-pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
+pub_runtime_make(struct pub_entry *e, uint32_t base, uint8_t plen, const char *ifname,
     const char **why)
 {
-	char item[32];
-	const char *slash;
-	uint32_t a;
+	uint32_t mask = plen == 0 ? 0 : 0xffffffffu << (32 - plen);
 
 	memset(e, 0, sizeof(*e));
 	if (!ifname_ok(ifname))
 		return *why = "not an interface name", -1;
-	if (strlen(cidr) >= sizeof(item) - 3)
-		return *why = "not an IPv4 address or ADDR/LEN", -1;
-	/* a single address is a /32 */
-	snprintf(item, sizeof(item), strchr(cidr, '/') ? "%s" : "%s/32", cidr);
-	if (strchr(cidr, '-') != NULL || cidr[0] == '!')
-		return *why = "one address or ADDR/LEN, no ranges or excludes", -1;
-	if (rng_add_item(&e->set, item, why) == -1 || rng_finish(&e->set) == -1) {
+	if (plen > 32)
+		return *why = "the prefix length must be 0 to 32", -1;
+	if (base & ~mask)
+		return *why = "host bits set: not the network address of that prefix", -1;
+	if (rng_add(&e->set, base, base | ~mask) == -1 || rng_finish(&e->set) == -1) {
 		rng_clear(&e->set);
-		return -1;
+		return *why = "out of memory", -1;
 	}
-	slash = strchr(item, '/');
-	a = e->set.v[0].lo;
-	e->base = a;
-	e->plen = (uint8_t)strtoul(slash + 1, NULL, 10);
+	e->base = base;
+	e->plen = plen;
 	e->runtime = true;
 	snprintf(e->label, sizeof(e->label), "runtime");
 	snprintf(e->ifglob, sizeof(e->ifglob), "%s", ifname);
 	return 0;
+}
+
+int
+pub_parse_cidr(const char *cidr, uint32_t *base, uint8_t *plen, const char **why)
+{
+	struct rng r = { 0 };
+	char item[32];
+
+	if (strlen(cidr) >= sizeof(item) - 3)
+		return *why = "not an IPv4 address or ADDR/LEN", -1;
+	if (strchr(cidr, '-') != NULL || cidr[0] == '!')
+		return *why = "one address or ADDR/LEN, no ranges or excludes", -1;
+	/* a single address is a /32 */
+	snprintf(item, sizeof(item), strchr(cidr, '/') ? "%s" : "%s/32", cidr);
+	if (rng_add_item(&r, item, why) == -1 || rng_finish(&r) == -1) {
+		rng_clear(&r);
+		return -1;
+	}
+	*base = r.v[0].lo;
+	*plen = (uint8_t)strtoul(strchr(item, '/') + 1, NULL, 10);
+	rng_clear(&r);
+	return 0;
+}
+
+int
+pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
+    const char **why)
+{
+	uint32_t base;
+	uint8_t plen;
+
+	memset(e, 0, sizeof(*e));
+	if (!ifname_ok(ifname))
+		return *why = "not an interface name", -1;
+	if (pub_parse_cidr(cidr, &base, &plen, why) == -1)
+		return -1;
+	return pub_runtime_make(e, base, plen, ifname, why);
 }
 
 int
@@ -314,4 +346,54 @@ pub_parse_runtime(struct pub *p, const char *lines, size_t len, pub_skip_fn *ski
 		}
 	}
 	return 0;
+}
+
+struct pub *
+pub_build(const struct conf *c, const struct pub *old, char *err, size_t errlen)
+{
+	struct pub *p = pub_new();
+	struct pub_entry e;
+	struct in_addr a;
+	char why[320];
+	size_t k;
+
+	if (p == NULL)
+		goto nomem;
+	for (k = 0; k < c->npubs; k++) {
+		memset(&e, 0, sizeof(e));
+		snprintf(e.label, sizeof(e.label), "%s", c->pubs[k].label);
+		snprintf(e.ifglob, sizeof(e.ifglob), "%s", c->pubs[k].ifglob);
+		memcpy(e.mac, c->pubs[k].mac, 6);
+		e.has_mac = c->pubs[k].has_mac;
+		if (rng_copy(&e.set, &c->pubs[k].set) == -1)
+			goto nomem;
+		if (pub_add(p, &e, why, sizeof(why)) == -1) {
+			rng_clear(&e.set);
+			snprintf(err, errlen, "[publish %s]: %s", c->pubs[k].label, why);
+			goto fail;
+		}
+	}
+	for (k = 0; old != NULL && k < pub_count(old); k++) {
+		const struct pub_entry *o = pub_at(old, k);
+
+		if (!o->runtime)
+			continue;
+		e = *o;
+		if (rng_copy(&e.set, &o->set) == -1)
+			goto nomem;
+		if (pub_add(p, &e, why, sizeof(why)) == -1) {
+			rng_clear(&e.set);
+			a.s_addr = htonl(o->base);
+			snprintf(err, errlen, "the runtime-published %s/%u (on %s) and the new "
+			    "configuration: %s; withdraw it first", inet_ntoa(a), o->plen,
+			    o->ifglob, why);
+			goto fail;
+		}
+	}
+	return p;
+nomem:
+	snprintf(err, errlen, "published addresses: out of memory");
+fail:
+	pub_free(p);
+	return NULL;
 }

@@ -145,7 +145,7 @@ wait_for 2000 sh -c "[ \$('$ARPOWNCTL' --state-dir '$ARPOWND_STATE_DIR' --json c
 	fail "announce 10.0.0.1: eth0's announcements counter did not move"
 pass "eth0's announcements counter counts it"
 rc=0; ctl announce lo 2>"$TMPDIR_T/err" || rc=$?
-expect_eq "$rc:$(cat "$TMPDIR_T/err")" "65:arpownctl: lo: not managed, or in monitor or off mode: arpownd does not announce there" \
+expect_eq "$rc:$(cat "$TMPDIR_T/err")" "65:arpownctl: lo: not managed, in monitor or off mode, or announce = no there: arpownd does not announce there" \
 	"announce lo: refused (65)"
 rc=0; ctl announce 10.9.9.9 2>"$TMPDIR_T/err" || rc=$?
 expect_eq "$rc" 65 "announce an address nobody here holds: 65"

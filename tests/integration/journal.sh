@@ -66,8 +66,8 @@ pass "conflict: PRIORITY=4 with SENDER_IP and SENDER_MAC"
 # the location is the caller's, never the logging wrapper's own
 grep -q 'CODE_FILE=[^ ]*log\.c' "$J" && fail "an entry names log.c as its CODE_FILE: $(grep -m1 'CODE_FILE=[^ ]*log\.c' "$J")"
 has "$l" CODE_FUNC=note_claim
-case $l in *CODE_FILE=*daemon.c*) ;; *) fail "conflict CODE_FILE is not daemon.c: $l" ;; esac
-pass "CODE_FILE/CODE_FUNC name the caller (daemon.c, note_claim), not log.c"
+case $l in *CODE_FILE=*notes.c*) ;; *) fail "conflict CODE_FILE is not notes.c: $l" ;; esac
+pass "CODE_FILE/CODE_FUNC name the caller (notes.c, note_claim), not log.c"
 grep -q 'MESSAGE=stopped; every sysctl restored' "$J" || fail "no stop message"
 pass "stop logged"
 ! grep -q 'answered who-has' "$J" || fail "per-packet lines above debug"

@@ -1,0 +1,64 @@
+/* announcer.h — gratuitous ARP on the wire: bursts started by what
+ * happens (an address added, a link up, a publish, a reload, a refresh),
+ * run from one timer through the schedule (announce.h), paced by a
+ * per-turn frame budget and total_rate, sent from the owning interface. */
+#ifndef ARPOWND_ANNOUNCER_H
+#define ARPOWND_ANNOUNCER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "conf.h"
+#include "publish.h"
+#include "table.h"
+
+#define ANR_BURSTS	65536	/* announcement bursts pending, at most */
+#define ANR_RUN_FRAMES	512	/* announcement frames per loop turn, at most */
+
+struct anr;
+struct cap;
+struct ev_loop;
+struct lim;
+struct stats;
+
+/* What the announcer works with; all outlive it. */
+struct anr_deps {
+	struct ev_loop	*loop;
+	struct tbl	*tbl;
+	struct cap	*cap;		/* frames out */
+	struct lim	*lim;		/* total_rate's bucket, shared with the replies */
+	struct stats	*st;
+};
+
+/* An announcer with no burst pending, for c and the published set p; NULL on ENOMEM. */
+struct anr *anr_new(const struct anr_deps *d, const struct conf *c, const struct pub *p);
+void anr_free(struct anr *a);
+/* The configuration in force from now on (bursts, form, refresh timer). */
+void anr_reconf(struct anr *a, const struct conf *c);
+/* The published set in force from now on. */
+void anr_set_pub(struct anr *a, const struct pub *p);
+/* Does ifp speak up: managed, answering (not monitor or off), announce on?
+ * (A link that is down is skipped when a frame is due.) */
+bool anr_speaks(const struct tbl_iface *ifp);
+/* A burst for addr on ifindex, or for all its addresses when addr is 0. */
+void anr_start(struct anr *a, int ifindex, uint32_t addr);
+/* Drop the burst for addr on ifindex (0: all of its). */
+void anr_stop(struct anr *a, int ifindex, uint32_t addr);
+/* Bursts for an entry of the published set, from each interface it names. */
+void anr_entry(struct anr *a, const struct pub_entry *e);
+/* Bursts for the entries of p that old did not have as they are. */
+void anr_changed(struct anr *a, const struct pub *p, const struct pub *old);
+/* The interface manager's word (ifm_event_fn): ifp became managed,
+ * changed mode, or was given back. */
+void anr_ifm_event(void *arg, struct tbl_iface *ifp);
+/* "announce ADDR": a burst from the interface that speaks for addr (owns
+ * or publishes it); false when none does.  *ifname: the owner, or NULL
+ * for a published address (each interface it names). */
+bool anr_request(struct anr *a, uint32_t addr, const char **ifname);
+/* One announcement of addr from ifp with mac, now, in defence of the
+ * address (not held to the turn's budget); false when total_rate refused. */
+bool anr_defend(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac);
+/* Run what is due now (the timer does; also for tests). */
+void anr_run(struct anr *a);
+
+#endif

@@ -1,0 +1,58 @@
+/* answer.h — the frame path: a captured ARP frame checked, decided,
+ * rate-limited and answered from the owning interface, counted, and its
+ * requester learned; claims on our addresses judged and defended. */
+#ifndef ARPOWND_ANSWER_H
+#define ARPOWND_ANSWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conf.h"
+#include "publish.h"
+
+#define ANS_BUDGET	512	/* frames per batch before netlink is read again */
+#define ANS_LEARN_RATE	200	/* neighbour entries per second, at most */
+
+struct ans;
+struct anr;
+struct cap;
+struct cfl;
+struct lim;
+struct notes;
+struct rtnl;
+struct stats;
+struct tbl;
+
+/* What the frame path works with; all outlive it. */
+struct ans_deps {
+	struct tbl	*tbl;
+	struct cap	*cap;		/* frames in and out */
+	struct rtnl	*rtnl;		/* learning; when it was last drained */
+	struct anr	*anr;		/* defences */
+	struct notes	*notes;
+	struct cfl	*cfl;
+	struct lim	*lim;
+	struct stats	*st;
+	/* read netlink until it would block: before a batch, and before a
+	 * frame newer than the last drain (sync.c's syn_read) */
+	void		(*sync)(void *arg);
+	void		*sync_arg;
+};
+
+/* A frame path for c and the published set p; NULL on ENOMEM. */
+struct ans *ans_new(const struct ans_deps *d, const struct conf *c, const struct pub *p);
+void ans_free(struct ans *a);
+/* The configuration in force from now on. */
+void ans_reconf(struct ans *a, const struct conf *c);
+/* The published set in force from now on. */
+void ans_set_pub(struct ans *a, const struct pub *p);
+/* Answer what the capture holds, then keep polling busy_poll_us (the
+ * capture fd's watcher); now: the loop's time, for the rate limits. */
+void ans_run(struct ans *a, double now);
+/* Answer what the capture still holds, for at most max seconds (the stop). */
+void ans_drain(struct ans *a, double now, double max);
+/* One frame of caplen bytes received at ts (CLOCK_REALTIME ns), at now
+ * (seconds, for the limits); as cap_fn does, for tests. */
+void ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now);
+
+#endif

@@ -1,0 +1,45 @@
+/* pubops.h — publishing at run time: arpownctl publish and withdraw, kept
+ * in the state directory so a restart answers the same; and the published
+ * set a start or a reload builds from the configuration and those entries. */
+#ifndef ARPOWND_PUBOPS_H
+#define ARPOWND_PUBOPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conf.h"
+#include "publish.h"
+
+struct anr;
+struct pop;
+struct state_dir;
+struct tbl;
+
+/* What publishing works with; all outlive it. */
+struct pop_deps {
+	struct tbl		*tbl;
+	struct state_dir	*sd;	/* where runtime entries are kept */
+	struct anr		*anr;	/* NULL: nothing announced (before the loop) */
+};
+
+/* Publishing into p (the set in force; pop_set_pub when it is replaced); NULL on ENOMEM. */
+struct pop *pop_new(const struct pop_deps *d, struct pub *p);
+void pop_free(struct pop *o);
+/* The published set in force from now on. */
+void pop_set_pub(struct pop *o, struct pub *p);
+/* The announcer, once there is a loop to run it. */
+void pop_set_anr(struct pop *o, struct anr *a);
+/* The set c makes with the runtime entries of old (a reload) or, when old
+ * is NULL, those saved in the state directory (a start: a saved entry the
+ * configuration now publishes itself is dropped, logged, and the state
+ * saved again without it); NULL with the reason logged. */
+struct pub *pop_build(struct pop *o, const struct conf *c, const struct pub *old);
+/* "publish": addr/plen (network order, as ctlproto parsed it) on ifname,
+ * kept before it is answered, then announced; 0, or a sysexits code with
+ * why in err. */
+int pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, char *err,
+    size_t errlen);
+/* "withdraw": never answered once this returns; 0, or a sysexits code. */
+int pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,55 @@
+/* reload.h — the configuration read again (SIGHUP, arpownctl reload):
+ * built and validated first, swapped in only when good, then each
+ * subsystem told; the running one stays on any error. */
+#ifndef ARPOWND_RELOAD_H
+#define ARPOWND_RELOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "conf.h"
+#include "publish.h"
+
+struct ans;
+struct anr;
+struct cap;
+struct ifm;
+struct pop;
+struct rld;
+struct syn;
+struct tf;
+
+/* Who is told of a new configuration; all outlive the reloader. */
+struct rld_deps {
+	const char	*path;		/* the configuration file */
+	bool		 explicit_path;	/* named with -c: its absence is an error */
+	struct conf	**conf;		/* the configuration in force: replaced */
+	struct pub	**pub;		/* the published set in force: replaced */
+	struct ifm	*ifm;
+	struct syn	*syn;
+	struct ans	*ans;
+	struct anr	*anr;
+	struct pop	*pop;
+	struct cap	*cap;
+	struct tf	*tf;
+	void		(*status)(void *arg);	/* STATUS= once done */
+	void		*status_arg;
+};
+
+/* Load the configuration at path as a start does (the built-in defaults
+ * when it is the default path and missing), with the checks the file
+ * cannot make alone (no published address on lo); NULL after err (NULL:
+ * the log) saw every error. */
+struct conf *rld_load_conf(const char *path, bool explicit_path, conf_err_fn *err);
+/* Turn qdisc_bypass as c says. */
+void rld_capture(struct cap *cap, const struct conf *c);
+/* A reloader; loaded: when the configuration in force was read (CLOCK_REALTIME). */
+struct rld *rld_new(const struct rld_deps *d, double loaded);
+void rld_free(struct rld *r);
+/* Read the configuration again, from fd (one root passed, -1: the path);
+ * the errors also onto out when not NULL; 0, or EX_CONFIG. */
+int rld_reload(struct rld *r, int fd, FILE *out);
+/* When the configuration in force was read; when a reload was last refused (0: never). */
+void rld_times(const struct rld *r, double *loaded, double *failed);
+
+#endif

@@ -1,0 +1,48 @@
+/* sync.h — the table kept equal to the kernel's: the first dump, events
+ * read until none is queued, a re-dump when events were lost, and the
+ * periodic look at the links' devconf that heals a rewritten sysctl.
+ * What changed is logged, managed (iface.c) and announced (announcer.c). */
+#ifndef ARPOWND_SYNC_H
+#define ARPOWND_SYNC_H
+
+#include <stdbool.h>
+
+#include "conf.h"
+
+struct anr;
+struct ifm;
+struct rtnl;
+struct stats;
+struct syn;
+struct tbl;
+
+/* What the sync works with; all outlive it. */
+struct syn_deps {
+	struct tbl	*tbl;
+	struct rtnl	*rtnl;
+	struct ifm	*ifm;
+	struct anr	*anr;		/* NULL until the loop runs: no announcements */
+	struct stats	*st;
+};
+
+/* A sync for c; NULL on ENOMEM. */
+struct syn *syn_new(const struct syn_deps *d, const struct conf *c);
+void syn_free(struct syn *s);
+/* The configuration in force from now on. */
+void syn_reconf(struct syn *s, const struct conf *c);
+/* The announcer, once there is a loop to run it. */
+void syn_set_anr(struct syn *s, struct anr *a);
+/* Read every link and address (start); 0, or -1 with errno. */
+int syn_dump(struct syn *s);
+/* From now on (on), or no longer (stopping), events manage interfaces
+ * and start announcements; off, they only update the table. */
+void syn_started(struct syn *s, bool on);
+/* Every interface to what the configuration in force wants (ifm_apply_all). */
+int syn_manage_all(struct syn *s);
+/* Apply every event queued so far; re-dump when some were lost. */
+void syn_read(struct syn *s);
+/* Look at the links' devconf now (a /proc/sys write sends no event) and
+ * put back what someone changed; or retry a failed re-dump. */
+void syn_check(struct syn *s);
+
+#endif

@@ -1,0 +1,285 @@
+/* answer.c — the frame path.  Each captured frame is checked (arp.c),
+ * decided against the current table and published set (policy.c),
+ * rate-limited per sender and in all (limit.c), answered from the arrival
+ * interface with the owner's MAC (capture.c), counted per interface, and
+ * its requester put into the neighbour table as the kernel does.  A frame
+ * that claims one of our addresses goes to the conflict tracker. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "announcer.h"
+#include "answer.h"
+#include "arp.h"
+#include "capture.h"
+#include "conflict.h"
+#include "limit.h"
+#include "log.h"
+#include "notes.h"
+#include "policy.h"
+#include "rtnl.h"
+#include "stats.h"
+#include "table.h"
+
+#define SPIN_MAX	(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
+
+struct ans {
+	struct ans_deps		 d;
+	const struct conf	*conf;
+	const struct pub	*pub;
+	double			 now;		/* the batch's time, for the limits */
+};
+
+struct ans *
+ans_new(const struct ans_deps *d, const struct conf *c, const struct pub *p)
+{
+	struct ans *a;
+
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		return NULL;
+	a->d = *d;
+	a->conf = c;
+	a->pub = p;
+	return a;
+}
+
+void
+ans_free(struct ans *a)
+{
+	free(a);
+}
+
+void
+ans_reconf(struct ans *a, const struct conf *c)
+{
+	a->conf = c;
+}
+
+void
+ans_set_pub(struct ans *a, const struct pub *p)
+{
+	a->pub = p;
+}
+
+/* The counters of ifp (allocated on first use; NULL only on ENOMEM). */
+static struct stats_if *
+if_stats(struct tbl_iface *ifp)
+{
+	if (ifp != NULL && ifp->stats == NULL)
+		ifp->stats = calloc(1, sizeof(*ifp->stats));
+	return ifp != NULL ? ifp->stats : NULL;
+}
+
+/* Count into the daemon's total and, when known, the interface's. */
+#define COUNT(a, s, field) do {					\
+	struct stats_if *s_ = (s);				\
+	(a)->d.st->all.field++;					\
+	if (s_ != NULL)						\
+		s_->field++;					\
+} while (0)
+
+/* Per sender and in total; fixed memory whatever the number of senders. */
+static bool
+rate_allowed(struct ans *a, struct stats_if *is, uint32_t sip)
+{
+	if (a->conf->sender_rate > 0 &&
+	    !lim_sender(a->d.lim, sip, a->conf->sender_rate, a->now)) {
+		COUNT(a, is, limited_sender);
+		return false;
+	}
+	if (a->conf->total_rate > 0 &&
+	    !lim_take(&a->d.lim->total, a->conf->total_rate, a->now)) {
+		COUNT(a, is, limited_total);
+		return false;
+	}
+	return true;
+}
+
+static void
+answer(struct ans *a, const struct arp_req *req, const struct pol_result *res,
+    struct stats_if *is)
+{
+	uint8_t reply[ARP_FRAME_LEN];
+	size_t len;
+
+	if (!rate_allowed(a, is, req->sip))
+		return;
+	/* From the arrival interface with its MAC: in owner and subnet modes
+	 * that is the owner; in system mode it is what the kernel's
+	 * weak-host reply looks like. */
+	len = arp_build_reply(req, res->mac, reply);
+	cap_send(a->d.cap, req->ifindex, reply, len);
+	COUNT(a, is, replies);
+	note_answered(req, res->in);
+	/* What the kernel's neigh_event_ns() does when it answers. */
+	if (a->conf->learn && req->sip != 0 && tbl_in_subnet(a->d.tbl, res->in, req->sip) &&
+	    lim_take(&a->d.lim->learn, ANS_LEARN_RATE, a->now)) {
+		rtnl_learn(a->d.rtnl, req->ifindex, req->sip, req->sha);
+		a->d.st->learned++;
+	}
+}
+
+/* A frame that may claim one of our addresses: judged, counted, reported
+ * and defended as the conflict tracker says. */
+static void
+claim(struct ans *a, const struct arp_req *req, struct tbl_iface *in)
+{
+	struct cfl_judgement j;
+
+	cfl_judge(a->d.cfl, a->d.tbl, a->pub, req, in, a->now, &j);
+	if (!j.claim)
+		return;
+	COUNT(a, if_stats(in), conflicts);
+	if (j.log)
+		note_claim(req, in, j.holder, j.more);
+	switch (j.action) {
+	case CFL_DEFEND:
+		if (anr_defend(a->d.anr, in, req->sip, j.mac)) {
+			COUNT(a, if_stats(in), defences);
+			if (cfl_log_more(a->d.cfl, req->sip, CFL_LINE_DEFENDED, a->now))
+				note_defended(req, in);
+		}
+		break;
+	case CFL_GIVE_UP:
+		if (cfl_log_more(a->d.cfl, req->sip, CFL_LINE_GAVE_UP, a->now))
+			note_gave_up(req, in);
+		break;
+	case CFL_IGNORE:
+		break;
+	}
+}
+
+void
+ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now)
+{
+	struct tbl_iface *in;
+	struct pol_result res;
+	struct arp_req req;
+	struct stats_if *is;
+	enum arp_reason why;
+	enum pol_verdict v;
+
+	a->now = now;
+	/* A frame newer than the last netlink drain may follow an address
+	 * delete the kernel has acknowledged since: read that first. */
+	if (ts > rtnl_drained(a->d.rtnl))
+		a->d.sync(a->d.sync_arg);
+	why = arp_check(pkt, caplen, &req);
+	in = tbl_iface(a->d.tbl, arp_ifindex(pkt, caplen));
+	is = if_stats(in);
+	COUNT(a, is, received);
+	if (why != ARP_OK) {
+		COUNT(a, is, refused[why]);
+		/* announcements and replies are not answered, but one that
+		 * claims an address of ours is a conflict */
+		if (in != NULL && (why == ARP_GRATUITOUS || why == ARP_NOT_REQUEST) &&
+		    req.op != 0)
+			claim(a, &req, in);
+		return;
+	}
+	v = pol_decide(a->d.tbl, a->pub, &req, &res);
+	COUNT(a, is, verdict[v]);
+	if (in != NULL && in->managed && in->mode == POL_MONITOR) {
+		/* the kernel answered; would arpownd (owner mode) have? */
+		if (v != POL_ANSWER && pol_kernel_answers(a->d.tbl, &req, in->arp_ignore)) {
+			COUNT(a, is, would_refuse[v]);
+			note_monitor(a->d.notes, &req, &res, v, in, now);
+		}
+		if (v == POL_CONFLICT)
+			claim(a, &req, in);
+		return;
+	}
+	switch (v) {
+	case POL_ANSWER:
+		answer(a, &req, &res, is);
+		if (req.sip == 0)
+			note_probe(a->d.notes, &req, res.in, now);
+		return;
+	case POL_CONFLICT:
+		claim(a, &req, res.in);
+		return;
+	default:
+		break;
+	}
+	if (res.in != NULL)
+		note_refusal(a->d.notes, &req, &res, v, now);
+	note_not_answered(&req, &res, v);
+}
+
+static void
+frame_cb(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
+{
+	struct ans *a = arg;
+
+	ans_frame(a, pkt, caplen, ts, a->now);
+}
+
+/* Seconds on the clock libev's ev_time() reads. */
+static double
+wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Send what the batch queued; the failures counted and logged. */
+static void
+flush(struct ans *a, const char *what)
+{
+	int failed;
+
+	if ((failed = cap_flush(a->d.cap)) > 0) {
+		a->d.st->send_errors += (unsigned)failed;
+		if (what != NULL)
+			log_warn("capture: %d %s not sent", failed, what);
+	}
+}
+
+void
+ans_run(struct ans *a, double now)
+{
+	double start = wall(), last = start, t;
+	int n;
+
+	a->now = now;
+	/*
+	 * Waking a sleeping process costs tens of microseconds on an idle
+	 * machine, the kernel's own reply none: so after a frame, keep polling
+	 * for busy_poll_us before going back to sleep.  An idle host pays
+	 * nothing; a busy one answers without a wake-up per request.  Bounded
+	 * by SPIN_MAX so that signals and timers are never held up.
+	 */
+	for (;;) {
+		/* Netlink first: every event queued before the frames of
+		 * this batch is applied before any of them is decided. */
+		a->d.sync(a->d.sync_arg);
+		if ((n = cap_dispatch(a->d.cap, ANS_BUDGET, frame_cb, a)) == -1) {
+			/* an interface vanishing mid-read is no reason to stop */
+			a->d.st->capture_errors++;
+			log_warnx("capture: read failed; carrying on");
+		}
+		flush(a, "replies");
+		t = wall();
+		if (n > 0)
+			last = t;
+		else if (t - last > (double)a->conf->busy_poll_us * 1e-6 ||
+		    t - start > SPIN_MAX)
+			break;
+	}
+}
+
+void
+ans_drain(struct ans *a, double now, double max)
+{
+	double start = wall();
+	int n;
+
+	a->now = now;
+	do {
+		n = cap_dispatch(a->d.cap, ANS_BUDGET, frame_cb, a);
+		flush(a, NULL);
+	} while (n > 0 && wall() - start < max);
+}

@@ -1,0 +1,208 @@
+/* commands.c — one cmd_<name> per control command.  Reports are rendered
+ * by report.c and metrics.c from a view the daemon fills; announce,
+ * publish, withdraw and reload go to the announcer, the publisher and the
+ * reloader, which say what went wrong in words for the client. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "announcer.h"
+#include "commands.h"
+#include "jsonw.h"
+#include "log.h"
+#include "metrics.h"
+#include "pubops.h"
+#include "reload.h"
+#include "table.h"
+
+struct cmd {
+	struct cmd_deps	d;
+};
+
+struct cmd *
+cmd_new(const struct cmd_deps *d)
+{
+	struct cmd *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	c->d = *d;
+	return c;
+}
+
+void
+cmd_free(struct cmd *c)
+{
+	free(c);
+}
+
+/* The opening of every action's reply. */
+static void
+reply_open(struct jw *w, FILE *out)
+{
+	jw_init(w, out);
+	jw_obj(w, NULL, false);
+	jw_int(w, "schema", RPT_SCHEMA);
+}
+
+/* "announce ADDR|IFACE": a burst from the interface that owns the address
+ * (or publishes it), or for every address of one interface. */
+static int
+cmd_announce(struct cmd *c, const struct ctlp_req *req, FILE *out)
+{
+	const char *ifname = NULL;
+	struct tbl_iface *ifp;
+	struct jw w;
+
+	if (req->has_ifname) {
+		if ((ifp = tbl_iface_byname(c->d.tbl, req->ifname)) == NULL ||
+		    !anr_speaks(ifp)) {
+			fprintf(out, "%s: %s\n", req->ifname, ifp == NULL ? "no such interface" :
+			    "not managed, in monitor or off mode, or announce = no there: "
+			    "arpownd does not announce there");
+			return EX_DATAERR;
+		}
+		anr_start(c->d.anr, ifp->ifindex, 0);
+		ifname = ifp->name;
+	} else if (!anr_request(c->d.anr, req->addr, &ifname)) {
+		fprintf(out, "%s: neither an address of an interface arpownd manages and "
+		    "announces on, nor published\n", log_ip(req->addr));
+		return EX_DATAERR;
+	}
+	reply_open(&w, out);
+	jw_bool(&w, "announced", true);
+	if (req->has_addr)
+		jw_str(&w, "address", log_ip(req->addr));
+	else
+		jw_null(&w, "address");
+	if (ifname != NULL)
+		jw_strn(&w, "interface", ifname, strnlen(ifname, IF_NAMESIZE));
+	else
+		jw_null(&w, "interface");	/* published: from each interface it names */
+	jw_end(&w);
+	return 0;
+}
+
+/* "publish ADDR[/LEN] IFACE" and "withdraw ADDR[/LEN]". */
+static int
+cmd_publish(struct cmd *c, const struct ctlp_req *req, FILE *out)
+{
+	char cidr[INET_ADDRSTRLEN + 4], err[320];
+	bool pub = req->cmd == CTLP_PUBLISH;
+	struct jw w;
+	int code;
+
+	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(req->addr), req->plen);
+	err[0] = '\0';
+	code = pub ? pop_publish(c->d.pop, req->addr, req->plen, req->ifname, err, sizeof(err)) :
+	    pop_withdraw(c->d.pop, req->addr, req->plen, err, sizeof(err));
+	if (code != 0) {
+		fprintf(out, "%s\n", err);
+		return code;
+	}
+	reply_open(&w, out);
+	jw_bool(&w, pub ? "published" : "withdrawn", true);
+	jw_str(&w, "address", cidr);
+	if (pub)
+		jw_str(&w, "interface", req->ifname);
+	jw_end(&w);
+	return 0;
+}
+
+/* "reload": fd is the file root passed, or -1. */
+static int
+cmd_reload(struct cmd *c, int fd, FILE *out)
+{
+	struct rpt_view v;
+	struct jw w;
+	int code;
+
+	if ((code = rld_reload(c->d.rld, fd, out)) != 0)
+		return code;
+	c->d.view(c->d.view_arg, &v);	/* the new configuration's */
+	reply_open(&w, out);
+	jw_bool(&w, "reloaded", true);
+	jw_str(&w, "config", v.conf_path);
+	jw_bool(&w, "passed", fd != -1);
+	jw_end(&w);
+	return 0;
+}
+
+int
+cmd_handle(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char **type)
+{
+	struct cmd *c = arg;
+	struct rpt_view v;
+
+	*type = "json";
+	c->d.view(c->d.view_arg, &v);
+	switch (req->cmd) {
+	case CTLP_STATUS:
+		rpt_status(&v, out);
+		return 0;
+	case CTLP_INTERFACES:
+		rpt_interfaces(&v, out);
+		return 0;
+	case CTLP_COUNTERS:
+		rpt_counters(&v, out);
+		return 0;
+	case CTLP_CONFLICTS:
+		rpt_conflicts(&v, out);
+		return 0;
+	case CTLP_METRICS:
+		*type = "text";
+		met_render(&v, out);
+		return 0;
+	case CTLP_RELOAD:
+		return cmd_reload(c, fd, out);
+	case CTLP_ANNOUNCE:
+		return cmd_announce(c, req, out);
+	case CTLP_PUBLISH:
+	case CTLP_WITHDRAW:
+		return cmd_publish(c, req, out);
+	case CTLP_PUBLISHED:
+		rpt_published(&v, out);
+		return 0;
+	default:
+		fprintf(out, "%s: not implemented\n", ctlp_cmd_str(req->cmd));
+		return EX_SOFTWARE;
+	}
+}
+
+void
+cmd_dump(struct cmd *c)
+{
+	static void (*const fns[])(const struct rpt_view *, FILE *) = {
+		rpt_status, rpt_counters,
+	};
+	static const char *const names[] = { "status", "counters" };
+	struct rpt_view v;
+	char *buf, *line, *nl;
+	size_t len, i;
+	FILE *f;
+
+	c->d.view(c->d.view_arg, &v);
+	for (i = 0; i < 2; i++) {
+		buf = NULL;
+		len = 0;
+		if ((f = open_memstream(&buf, &len)) == NULL) {
+			log_warn("SIGUSR1");
+			return;
+		}
+		fns[i](&v, f);
+		if (fclose(f) != 0) {
+			free(buf);
+			log_warn("SIGUSR1");
+			return;
+		}
+		for (line = buf; line < buf + len; line = nl + 1) {
+			if ((nl = memchr(line, '\n', (size_t)(buf + len - line))) == NULL)
+				nl = buf + len;
+			log_info("%s: %.*s", names[i], (int)(nl - line), line);
+		}
+		free(buf);
+	}
+}

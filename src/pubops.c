@@ -1,0 +1,200 @@
+/* pubops.c — runtime publications.  An entry is written to the state
+ * directory before it is answered (a restart keeps it until withdrawn),
+ * and taken out of the set before a withdraw returns (never answered
+ * after).  At start the saved entries join the configuration's sections;
+ * where they overlap, the configuration wins: it is what -n approved. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "announcer.h"
+#include "log.h"
+#include "msgid.h"
+#include "pubops.h"
+#include "state.h"
+#include "table.h"
+
+struct pop {
+	struct pop_deps	 d;
+	struct pub	*pub;
+	bool		 dropped;	/* saved entries left out: save again */
+};
+
+struct pop *
+pop_new(const struct pop_deps *d, struct pub *p)
+{
+	struct pop *o;
+
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return NULL;
+	o->d = *d;
+	o->pub = p;
+	return o;
+}
+
+void
+pop_free(struct pop *o)
+{
+	free(o);
+}
+
+void
+pop_set_pub(struct pop *o, struct pub *p)
+{
+	o->pub = p;
+}
+
+void
+pop_set_anr(struct pop *o, struct anr *a)
+{
+	o->d.anr = a;
+}
+
+/* Keep p's runtime entries in the state directory, crash-safely. */
+static int
+save(struct pop *o, const struct pub *p)
+{
+	char *lines;
+	size_t len;
+	int r;
+
+	if ((lines = pub_format_runtime(p, &len)) == NULL)
+		return -1;
+	r = state_published_save(o->d.sd, lines, len);
+	free(lines);
+	return r;
+}
+
+/* A saved runtime entry that the configuration now publishes itself: the
+ * configuration wins, the entry is dropped and the state saved again
+ * without it, rather than refusing to start. */
+static void
+skip_saved(void *arg, const char *cidr, const char *ifname, const char *why)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, ifname, 0, 0, NULL };
+	struct pop *o = arg;
+
+	log_ctx(LOG_WARNING, &lc, "runtime-published %s on %s dropped: %s (the "
+	    "configuration's section wins)", cidr, ifname, why);
+	o->dropped = true;
+}
+
+struct pub *
+pop_build(struct pop *o, const struct conf *c, const struct pub *old)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+	char err[512], *lines = NULL;
+	struct pub *p;
+	size_t len;
+
+	if ((p = pub_build(c, old, err, sizeof(err))) == NULL) {
+		log_ctx(LOG_ERR, &lc, "%s", err);
+		return NULL;
+	}
+	if (old != NULL || o->d.sd == NULL)
+		return p;
+	if (state_published_load(o->d.sd, &lines, &len, err, sizeof(err)) == -1) {
+		log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
+		goto fail;
+	}
+	o->dropped = false;
+	if (pub_parse_runtime(p, lines, len, skip_saved, o, err, sizeof(err)) == -1) {
+		log_ctx(LOG_ERR, &lc, "runtime-published addresses, as saved: %s", err);
+		goto fail;
+	}
+	free(lines);
+	if (o->dropped && save(o, p) == -1)
+		log_warn("state directory: saving the runtime-published addresses");
+	return p;
+fail:
+	free(lines);
+	pub_free(p);
+	return NULL;
+}
+
+/* Does any interface hold an address in set? */
+struct held {
+	const struct rng	*set;
+	uint32_t		 addr;
+	const char		*ifname;
+};
+
+static int
+held_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct held *h = arg;
+	size_t i;
+
+	for (i = 0; i < ifp->naddrs; i++)
+		if (rng_has(h->set, ifp->addrs[i].addr)) {
+			h->addr = ifp->addrs[i].addr;
+			h->ifname = ifp->name;
+			return 1;
+		}
+	return 0;
+}
+
+int
+pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, char *err,
+    size_t errlen)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, ifname, addr, 0, NULL };
+	char cidr[INET_ADDRSTRLEN + 4];
+	struct pub_entry e;
+	struct held h;
+	const char *why;
+
+	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(addr), plen);
+	if (pub_runtime_make(&e, ntohl(addr), plen, ifname, &why) == -1) {
+		snprintf(err, errlen, "%s: %s", cidr, why);
+		return EX_USAGE;
+	}
+	/* an address an interface holds is never published (lo's included) */
+	h.set = &e.set;
+	if (tbl_iface_each(o->d.tbl, held_cb, &h) != 0) {
+		snprintf(err, errlen, "%s: %s is an address of %s", cidr, log_ip(h.addr),
+		    h.ifname);
+		rng_clear(&e.set);
+		return EX_DATAERR;
+	}
+	if (pub_add(o->pub, &e, err, errlen) == -1) {
+		rng_clear(&e.set);
+		return EX_DATAERR;
+	}
+	/* kept before it is answered: a restart keeps it until withdrawn */
+	if (save(o, o->pub) == -1) {
+		snprintf(err, errlen, "%s: cannot save it in the state directory: %s", cidr,
+		    strerror(errno));
+		(void)pub_withdraw(o->pub, e.base, e.plen);
+		return EX_IOERR;
+	}
+	log_ctx(LOG_NOTICE, &lc, "published %s on %s", cidr, ifname);
+	if (o->d.anr != NULL)
+		anr_entry(o->d.anr, pub_find(o->pub, addr));
+	return 0;
+}
+
+int
+pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errlen)
+{
+	struct log_ctx lc = { MSGID_PUBLISH, NULL, addr, 0, NULL };
+	char cidr[INET_ADDRSTRLEN + 4];
+
+	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(addr), plen);
+	/* gone from the set first: never answered once this returns */
+	if (pub_withdraw(o->pub, ntohl(addr), plen) == 0) {
+		snprintf(err, errlen, "%s: not published by arpownctl publish", cidr);
+		return EX_DATAERR;
+	}
+	log_ctx(LOG_NOTICE, &lc, "withdrew %s", cidr);
+	if (save(o, o->pub) == -1) {
+		snprintf(err, errlen, "%s: withdrawn, but the state directory still has "
+		    "it (a restart would publish it again): %s", cidr, strerror(errno));
+		return EX_IOERR;
+	}
+	return 0;
+}

@@ -1,0 +1,264 @@
+/* reload.c — a new configuration, all or nothing.  As OpenBSD's rad does
+ * (main_reload, merge_config): build the new configuration and published
+ * set, validate them, and only then swap them in and tell each subsystem
+ * (interfaces, sync, frame path, announcer, publishing, capture, metrics
+ * file), in the order that keeps every pointer into the old one unused
+ * before it is freed.  A root-passed descriptor lets a daemon that runs
+ * unprivileged reload a file only root can read. */
+#include "config.h"
+
+#include <net/if.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ev.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "announcer.h"
+#include "answer.h"
+#include "capture.h"
+#include "ctl.h"
+#include "iface.h"
+#include "log.h"
+#include "msgid.h"
+#include "notify.h"
+#include "pubops.h"
+#include "reload.h"
+#include "sync.h"
+#include "textfile.h"
+
+struct rld {
+	struct rld_deps	 d;
+	double		 loaded;	/* the configuration in force read */
+	double		 failed;	/* last refused reload, 0 = never */
+};
+
+static void
+log_conf_err(void *arg, const char *msg)
+{
+	(void)arg;
+	log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL }, "%s", msg);
+}
+
+/* No published address may be on lo (LVS direct-routing VIPs are answered
+ * by no one); lo's addresses are read here, the configuration can't. */
+static int
+published_on_lo(const struct conf *c, conf_err_fn *err)
+{
+	struct ifaddrs *ifa, *i;
+	char msg[512], a[INET_ADDRSTRLEN];
+	uint32_t addr;
+	size_t k;
+	int bad = 0;
+
+	if (c->npubs == 0 || getifaddrs(&ifa) == -1)
+		return 0;
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET ||
+		    !(i->ifa_flags & IFF_LOOPBACK))
+			continue;
+		memcpy(&addr, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, 4);
+		for (k = 0; k < c->npubs; k++) {
+			if (!rng_has(&c->pubs[k].set, addr))
+				continue;
+			inet_ntop(AF_INET, &addr, a, sizeof(a));
+			snprintf(msg, sizeof(msg), "%s: [publish %s] addresses: %s is an "
+			    "address of %s, which arpownd never answers for", c->path,
+			    c->pubs[k].label, a, i->ifa_name);
+			err(NULL, msg);
+			bad = 1;
+		}
+	}
+	freeifaddrs(ifa);
+	return bad;
+}
+
+struct conf *
+rld_load_conf(const char *path, bool explicit_path, conf_err_fn *err)
+{
+	struct conf *c;
+
+	if (err == NULL)
+		err = log_conf_err;
+	if (!explicit_path && access(path, F_OK) == -1 && errno == ENOENT)
+		return conf_defaults();
+	if ((c = conf_load(path, err, NULL)) != NULL && published_on_lo(c, err)) {
+		conf_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void
+rld_capture(struct cap *cap, const struct conf *c)
+{
+	if (cap_set_qdisc_bypass(cap, c->qdisc_bypass) == -1)
+		log_warn("capture: cannot turn qdisc_bypass %s", c->qdisc_bypass ? "on" : "off");
+}
+
+struct rld *
+rld_new(const struct rld_deps *d, double loaded)
+{
+	struct rld *r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	r->d = *d;
+	r->loaded = loaded;
+	return r;
+}
+
+void
+rld_free(struct rld *r)
+{
+	free(r);
+}
+
+void
+rld_times(const struct rld *r, double *loaded, double *failed)
+{
+	*loaded = r->loaded;
+	*failed = r->failed;
+}
+
+/* Where a configuration's errors go: the log, and a control client's reply. */
+struct sink {
+	FILE		*out;		/* NULL: the log alone */
+	const char	*read_as;	/* the memfd's path, named in conf_load's messages */
+	const char	*path;		/* the file it is a copy of */
+};
+
+static void
+sink_err(void *arg, const char *msg)
+{
+	const struct sink *k = arg;
+	size_t n = strlen(k->read_as);
+
+	/* the file's own name, not the copy's, in every message */
+	if (k->read_as[0] != '\0' && strncmp(msg, k->read_as, n) == 0) {
+		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL },
+		    "%s%s", k->path, msg + n);
+		if (k->out != NULL)
+			fprintf(k->out, "%s%s\n", k->path, msg + n);
+		return;
+	}
+	log_conf_err(NULL, msg);
+	if (k->out != NULL)
+		fprintf(k->out, "%s\n", msg);
+}
+
+/* The new configuration from fd (a copy of our own, read through /proc:
+ * iniparser reads a path) or from the path; NULL after the errors. */
+static struct conf *
+build(struct rld *r, int fd, struct sink *k)
+{
+	char copy[64], err[512];
+	struct conf *nc = NULL;
+	int m;
+
+	if (fd == -1) {
+		if (!r->d.explicit_path && access(r->d.path, F_OK) == -1 && errno == ENOENT)
+			return conf_defaults();
+		return conf_load(r->d.path, sink_err, k);
+	}
+	if ((m = ctl_passed_file(fd, r->d.path, err, sizeof(err))) == -1) {
+		sink_err(k, err);
+		return NULL;
+	}
+	snprintf(copy, sizeof(copy), "/proc/self/fd/%d", m);
+	k->read_as = copy;
+	if ((nc = conf_load(copy, sink_err, k)) != NULL) {
+		free(nc->path);
+		if ((nc->path = strdup(r->d.path)) == NULL) {
+			conf_free(nc);
+			nc = NULL;
+			sink_err(k, "out of memory");
+		}
+	}
+	close(m);
+	k->read_as = "";
+	return nc;
+}
+
+/* Swap in nc and np, and tell everyone. */
+static void
+swap_in(struct rld *r, struct conf *nc, struct pub *np)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+	struct conf *oc = *r->d.conf;
+	struct pub *op = *r->d.pub;
+
+	*r->d.pub = np;
+	ans_set_pub(r->d.ans, np);
+	anr_set_pub(r->d.anr, np);
+	pop_set_pub(r->d.pop, np);
+	/* the interfaces' settings point into nc from here on */
+	if (ifm_apply_all(r->d.ifm, nc) == -1)
+		log_ctx(LOG_ERR, &lc, "%s: the sysctl originals could not be saved: no "
+		    "interface changed its sysctls (see above)", r->d.path);
+	if (strcmp(nc->user, oc->user) != 0)
+		log_ctx(LOG_NOTICE, &lc, "user = %s: takes effect at the next start "
+		    "(running as %s)", nc->user, oc->user);
+	*r->d.conf = nc;
+	syn_reconf(r->d.syn, nc);
+	ans_reconf(r->d.ans, nc);
+	anr_reconf(r->d.anr, nc);
+	tf_reconf(r->d.tf, nc);
+	conf_free(oc);
+	r->loaded = ev_time();
+	log_setlevel(nc->log_level);
+	rld_capture(r->d.cap, nc);
+	anr_changed(r->d.anr, np, op);
+	pub_free(op);
+	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.path);
+}
+
+int
+rld_reload(struct rld *r, int fd, FILE *out)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+	struct sink k = { out, "", r->d.path };
+	struct conf *nc;
+	struct pub *np = NULL;
+
+	notify_send("RELOADING=1");
+	log_ctx(LOG_NOTICE, &lc, "reloading %s%s", r->d.path,
+	    fd != -1 ? " (passed by root)" : "");
+	if ((nc = build(r, fd, &k)) != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
+		conf_free(nc);
+		nc = NULL;
+		if (out != NULL)
+			fprintf(out, "%s: its published addresses cannot be taken (why is "
+			    "in the log)\n", r->d.path);
+	}
+	if (nc == NULL) {
+		/* an admin's action: never rate-limited */
+		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running configuration stays",
+		    r->d.path);
+		if (out != NULL)
+			fprintf(out, "%s: not reloaded, the running configuration stays\n",
+			    r->d.path);
+		/* read at start as root, now as the user we dropped to */
+		if (fd == -1 && access(r->d.path, R_OK) == -1 && errno == EACCES) {
+			log_ctx(LOG_ERR, &lc, "%s: not readable by uid %u, which arpownd "
+			    "runs as: make it readable by that user or group (chgrp "
+			    "arpownd %s; chmod 0640 %s), or restart arpownd instead",
+			    r->d.path, (unsigned)geteuid(), r->d.path, r->d.path);
+			if (out != NULL)
+				fprintf(out, "%s: not readable by uid %u, which arpownd runs "
+				    "as: run arpownctl reload as root (it passes the file), "
+				    "or make it readable by that user or group\n",
+				    r->d.path, (unsigned)geteuid());
+		}
+		r->failed = ev_time();
+	} else
+		swap_in(r, nc, np);
+	if (r->d.status != NULL)
+		r->d.status(r->d.status_arg);
+	notify_send("READY=1");
+	return nc == NULL ? EX_CONFIG : 0;
+}

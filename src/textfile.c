@@ -1,0 +1,93 @@
+/* textfile.c — the metrics for node_exporter's textfile collector: the
+ * same text as "arpownctl metrics" (metrics.c renders both), written to
+ * metrics_file through a temporary file and a rename on a timer, so a
+ * reader never sees half of it. */
+#include "config.h"
+
+#include <ev.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "log.h"
+#include "metrics.h"
+#include "textfile.h"
+
+struct tf {
+	struct ev_loop		*loop;
+	rpt_view_fn		*view;
+	void			*arg;
+	const struct conf	*conf;
+	ev_timer		 w;
+};
+
+static void
+write_now(struct tf *t, bool up)
+{
+	struct rpt_view v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (t->conf == NULL || t->conf->metrics_file == NULL)
+		return;
+	t->view(t->arg, &v);
+	v.up = up;
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		log_warn("%s", t->conf->metrics_file);
+		return;
+	}
+	met_render(&v, f);
+	if (fclose(f) != 0 || met_write_file(t->conf->metrics_file, buf, len) == -1)
+		log_warn("%s: cannot write the metrics", t->conf->metrics_file);
+	free(buf);
+}
+
+static void
+timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	write_now(w->data, true);
+}
+
+struct tf *
+tf_new(struct ev_loop *loop, rpt_view_fn *view, void *arg)
+{
+	struct tf *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	t->loop = loop;
+	t->view = view;
+	t->arg = arg;
+	ev_timer_init(&t->w, timer_cb, 0., 0.);
+	t->w.data = t;
+	return t;
+}
+
+void
+tf_free(struct tf *t)
+{
+	if (t == NULL)
+		return;
+	ev_timer_stop(t->loop, &t->w);
+	free(t);
+}
+
+void
+tf_reconf(struct tf *t, const struct conf *c)
+{
+	t->conf = c;
+	ev_timer_stop(t->loop, &t->w);
+	if (c->metrics_file == NULL)
+		return;
+	ev_timer_set(&t->w, (double)c->metrics_interval, (double)c->metrics_interval);
+	ev_timer_start(t->loop, &t->w);
+	write_now(t, true);
+}
+
+void
+tf_final(struct tf *t)
+{
+	write_now(t, false);
+}
