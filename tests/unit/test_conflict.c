@@ -8,7 +8,14 @@
 #include <arpa/inet.h>
 #include <cmocka.h>
 
+#include <net/if.h>
+#include <stdio.h>
+
 #include "conflict.h"
+#include "conf.h"
+#include "policy.h"
+#include "publish.h"
+#include "table.h"
 #include "throttle.h"
 
 static const uint8_t M1[6] = { 2, 0, 0, 0, 0, 0x99 };
@@ -188,6 +195,89 @@ test_log_more_shares_budget(void **state)
 	cfl_free(c);
 }
 
+/* cfl_judge: which frames are claims, which are defended, with what. */
+static void
+test_judge(void **state)
+{
+	static const uint8_t J0[6] = { 2, 0, 0, 0, 0, 0x10 }, J1[6] = { 2, 0, 0, 0, 0, 0x11 },
+	    F[6] = { 2, 0, 0, 0, 0, 0xf1 }, V[6] = { 2, 0xee, 0, 0, 0, 0x50 };
+	static const struct {
+		const char	*what;
+		int		 in;		/* arrival ifindex */
+		const char	*sip;
+		const uint8_t	*sha;
+		int		 mode;		/* of the arrival interface */
+		unsigned	 flags;
+		bool		 claim;
+		bool		 holder;	/* another interface named */
+		enum cfl_action	 action;
+		const uint8_t	*mac;		/* CFL_DEFEND with */
+	} v[] = {
+		{ "ours on in", 2, "10.0.0.1", F, POL_OWNER, 3, true, false, CFL_DEFEND, J0 },
+		{ "the other's", 2, "10.0.0.2", F, POL_OWNER, 3, true, true, CFL_IGNORE, NULL },
+		{ "our own MAC", 2, "10.0.0.1", J1, POL_OWNER, 3, false, false, CFL_IGNORE, NULL },
+		{ "a probe", 2, "0.0.0.0", F, POL_OWNER, 3, false, false, CFL_IGNORE, NULL },
+		{ "not ours", 2, "10.0.0.9", F, POL_OWNER, 3, false, false, CFL_IGNORE, NULL },
+		{ "published", 2, "10.0.0.50", F, POL_OWNER, 3, true, false, CFL_DEFEND, V },
+		{ "published, its MAC", 2, "10.0.0.50", V, POL_OWNER, 3, false, false,
+		    CFL_IGNORE, NULL },
+		{ "published elsewhere", 3, "10.0.0.50", F, POL_OWNER, 3, false, false,
+		    CFL_IGNORE, NULL },
+		{ "monitor", 2, "10.0.0.1", F, POL_MONITOR, 3, true, false, CFL_IGNORE, NULL },
+		{ "off", 2, "10.0.0.1", F, POL_OFF, 3, true, false, CFL_IGNORE, NULL },
+		{ "link down", 2, "10.0.0.1", F, POL_OWNER, 1, true, false, CFL_IGNORE, NULL },
+	};
+	struct cfl_judgement j;
+	struct pub_entry e;
+	struct arp_req req;
+	struct pub *p = pub_new();
+	const char *why;
+	char err[128];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(pub_runtime_make(&e, 0x0a000032, 32, "eth0", &why), 0);
+	memcpy(e.mac, V, 6);
+	e.has_mac = true;
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tbl *t = tbl_new();
+		struct cfl *c = cfl_new(16);
+		struct tbl_iface *a = tbl_iface_add(t, 2), *b = tbl_iface_add(t, 3);
+		uint32_t x;
+
+		snprintf(a->name, IF_NAMESIZE, "eth0");
+		snprintf(b->name, IF_NAMESIZE, "eth1");
+		memcpy(a->mac, J0, 6);
+		memcpy(b->mac, J1, 6);
+		a->managed = b->managed = true;
+		a->defend = b->defend = CONF_DEFEND_ALWAYS;
+		b->flags = IFF_UP | IFF_RUNNING;
+		a->mode = b->mode = v[i].mode;
+		a->flags = b->flags = v[i].flags == 3 ? IFF_UP | IFF_RUNNING : IFF_UP;
+		inet_pton(AF_INET, "10.0.0.1", &x);
+		tbl_addr_add(t, 2, x, x, 24);
+		inet_pton(AF_INET, "10.0.0.2", &x);
+		tbl_addr_add(t, 3, x, x, 24);
+		memset(&req, 0, sizeof(req));
+		req.ifindex = v[i].in;
+		req.op = 2;
+		memcpy(req.sha, v[i].sha, 6);
+		inet_pton(AF_INET, v[i].sip, &req.sip);
+		cfl_judge(c, t, p, &req, tbl_iface(t, v[i].in), 100.0, &j);
+		if (j.claim != v[i].claim || (j.holder != NULL) != v[i].holder ||
+		    j.action != v[i].action ||
+		    (v[i].mac != NULL && (j.mac == NULL || memcmp(j.mac, v[i].mac, 6) != 0)))
+			fail_msg("%s: claim %d holder %d action %d", v[i].what, j.claim,
+			    j.holder != NULL, j.action);
+		if (j.claim)
+			assert_true(j.log);	/* the first claim is reported */
+		cfl_free(c);
+		tbl_free(t);
+	}
+	pub_free(p);
+}
+
 int
 main(void)
 {
@@ -199,6 +289,7 @@ main(void)
 		cmocka_unit_test(test_defend_once_again),
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_log_more_shares_budget),
+		cmocka_unit_test(test_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,268 @@
+/* test_announcer.c — announcements with the capture faked: which frames
+ * go out from which interface, the per-turn budget, total_rate's share
+ * kept for replies, and the interfaces that must stay silent. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <ev.h>
+#include <cmocka.h>
+
+#include "announcer.h"
+#include "conf.h"
+#include "fakes.h"
+#include "limit.h"
+#include "policy.h"
+#include "publish.h"
+#include "stats.h"
+#include "table.h"
+
+static const uint8_t MAC0[6] = { 0x02, 0, 0, 0, 0, 0x10 };
+static const uint8_t MAC1[6] = { 0x02, 0, 0, 0, 0, 0x11 };
+
+struct fx {
+	struct ev_loop	*loop;
+	struct tbl	*tbl;
+	struct conf	*conf;
+	struct pub	*pub;
+	struct stats	 st;
+	struct lim	 lim;
+	struct anr	*anr;
+};
+
+static uint32_t
+ip(const char *s)
+{
+	uint32_t a;
+
+	assert_int_equal(inet_pton(AF_INET, s, &a), 1);
+	return a;
+}
+
+static struct tbl_iface *
+add_iface(struct tbl *t, int ifindex, const char *name, const uint8_t mac[6])
+{
+	struct tbl_iface *ifp = tbl_iface_add(t, ifindex);
+
+	assert_non_null(ifp);
+	snprintf(ifp->name, sizeof(ifp->name), "%s", name);
+	memcpy(ifp->mac, mac, 6);
+	ifp->type = ARPHRD_ETHER;
+	ifp->flags = IFF_UP | IFF_RUNNING;
+	ifp->managed = true;
+	ifp->mode = POL_OWNER;
+	ifp->announce = true;
+	return ifp;
+}
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct anr_deps d;
+
+	assert_non_null(f);
+	fake_cap_reset();
+	f->loop = ev_loop_new(EVFLAG_AUTO);
+	f->tbl = tbl_new();
+	add_iface(f->tbl, 2, "eth0", MAC0);
+	add_iface(f->tbl, 3, "eth1", MAC1);
+	assert_int_equal(tbl_addr_add(f->tbl, 2, ip("10.0.0.1"), ip("10.0.0.1"), 24), 1);
+	assert_int_equal(tbl_addr_add(f->tbl, 3, ip("10.0.0.2"), ip("10.0.0.2"), 24), 1);
+	f->conf = conf_defaults();
+	f->conf->announce_count = 1;
+	f->conf->total_rate = 0;
+	f->pub = pub_new();
+	d = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
+	f->anr = anr_new(&d, f->conf, f->pub);
+	assert_non_null(f->anr);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+
+	anr_free(f->anr);
+	pub_free(f->pub);
+	conf_free(f->conf);
+	tbl_free(f->tbl);
+	ev_loop_destroy(f->loop);
+	free(f);
+	return 0;
+}
+
+/* Frames sent from ifindex announcing addr (sender = target = addr). */
+static int
+frames(int ifindex, uint32_t addr)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < fake_cap_nsent(); i++) {
+		const struct fake_sent *s = fake_cap_sent(i);
+
+		if (s->ifindex == ifindex && memcmp(s->frame + 28, &addr, 4) == 0 &&
+		    memcmp(s->frame + 38, &addr, 4) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* Let the loop's clock pass t seconds. */
+static void
+pass(struct fx *f, double t)
+{
+	ev_sleep(t);
+	ev_now_update(f->loop);
+}
+
+static void
+test_both_forms_from_the_owner(void **state)
+{
+	struct fx *f = *state;
+	const struct fake_sent *s;
+
+	anr_start(f->anr, 2, 0);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 2);
+	assert_int_equal(frames(2, ip("10.0.0.1")), 2);
+	s = fake_cap_sent(0);
+	/* the RFC 5227 announcement: a request to broadcast, target MAC zero */
+	assert_memory_equal(s->frame, "\xff\xff\xff\xff\xff\xff", 6);
+	assert_memory_equal(s->frame + 6, MAC0, 6);
+	assert_int_equal(s->frame[21], 1);
+	assert_memory_equal(s->frame + 32, "\0\0\0\0\0\0", 6);
+	/* then the gratuitous reply, target MAC ours */
+	s = fake_cap_sent(1);
+	assert_int_equal(s->frame[21], 2);
+	assert_memory_equal(s->frame + 32, MAC0, 6);
+	assert_int_equal(f->st.all.announcements, 2);
+	assert_int_equal(tbl_iface(f->tbl, 2)->stats->announcements, 2);
+}
+
+static void
+test_silent_interfaces(void **state)
+{
+	struct fx *f = *state;
+	struct tbl_iface *eth1 = tbl_iface(f->tbl, 3);
+
+	/* a link that is down: the burst is dropped, link-up announces again */
+	eth1->flags = IFF_UP;
+	anr_start(f->anr, 3, 0);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 0);
+	eth1->flags = IFF_UP | IFF_RUNNING;
+	/* monitor, off, announce = no: never */
+	eth1->mode = POL_MONITOR;
+	anr_start(f->anr, 3, 0);
+	eth1->mode = POL_OFF;
+	anr_start(f->anr, 3, ip("10.0.0.2"));
+	anr_run(f->anr);
+	eth1->mode = POL_OWNER;
+	eth1->announce = false;
+	anr_start(f->anr, 3, 0);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 0);
+	/* an address not its own is never announced from it */
+	eth1->announce = true;
+	anr_start(f->anr, 3, ip("10.0.0.1"));
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 0);
+	/* the interface manager's word: given back, its burst goes */
+	anr_start(f->anr, 3, 0);
+	eth1->managed = false;
+	anr_ifm_event(f->anr, eth1);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 0);
+}
+
+static void
+test_budget_per_turn(void **state)
+{
+	struct fx *f = *state;
+	uint32_t h;
+	int i, total = 0;
+
+	/* 300 addresses, both forms: 600 frames, at most 512 a turn */
+	for (h = 0; h < 300; h++)
+		assert_int_equal(tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h),
+		    htonl(0x0a010000 + h), 16), 1);
+	anr_start(f->anr, 2, 0);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), ANR_RUN_FRAMES);
+	for (i = 0; i < 10 && fake_cap_nsent() < 602; i++) {
+		pass(f, 0.02);
+		anr_run(f->anr);
+	}
+	total = (int)fake_cap_nsent();
+	assert_int_equal(total, 602);	/* 301 addresses, each once, both forms */
+	assert_int_equal(frames(2, ip("10.0.0.1")), 2);
+}
+
+static void
+test_total_rate_leaves_half_for_replies(void **state)
+{
+	struct fx *f = *state;
+	uint32_t h;
+
+	f->conf->total_rate = 100;	/* burst 10: announcements take down to 5 */
+	for (h = 0; h < 20; h++)
+		tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h), htonl(0x0a010000 + h), 16);
+	anr_start(f->anr, 2, 0);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 4);	/* two addresses, both forms */
+	/* the replies still have the other half */
+	assert_true(lim_take(&f->lim.total, 100, ev_now(f->loop)));
+}
+
+static void
+test_request_owner_or_published(void **state)
+{
+	struct fx *f = *state;
+	struct pub_entry e;
+	const char *ifname = "x", *why;
+	char err[128];
+
+	assert_true(anr_request(f->anr, ip("10.0.0.2"), &ifname));
+	assert_string_equal(ifname, "eth1");
+	assert_false(anr_request(f->anr, ip("10.9.9.9"), &ifname));
+	assert_int_equal(pub_runtime_make(&e, ntohl(ip("10.0.0.50")), 32, "eth*", &why), 0);
+	assert_int_equal(pub_add(f->pub, &e, err, sizeof(err)), 0);
+	assert_true(anr_request(f->anr, ip("10.0.0.50"), &ifname));
+	assert_null(ifname);
+	anr_run(f->anr);
+	/* from every interface the entry names */
+	assert_int_equal(frames(2, ip("10.0.0.50")), 2);
+	assert_int_equal(frames(3, ip("10.0.0.50")), 2);
+	/* a published address an interface now holds is that interface's only */
+	assert_int_equal(tbl_addr_add(f->tbl, 3, ip("10.0.0.50"), ip("10.0.0.50"), 24), 1);
+	fake_cap_reset();
+	anr_entry(f->anr, pub_find(f->pub, ip("10.0.0.50")));
+	anr_run(f->anr);
+	assert_int_equal(frames(2, ip("10.0.0.50")), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_both_forms_from_the_owner, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_silent_interfaces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_budget_per_turn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_total_rate_leaves_half_for_replies, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_request_owner_or_published, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,177 @@
+/* test_pubops.c — arpownctl publish and withdraw against a real state
+ * directory (a temporary one of ours): what is answered, what is kept,
+ * what a restart builds, and every refusal's code. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <cmocka.h>
+
+#include "conf.h"
+#include "pubops.h"
+#include "state.h"
+#include "table.h"
+
+struct fx {
+	char			 dir[64];
+	struct state_dir	*sd;
+	struct tbl		*tbl;
+	struct pub		*pub;
+	struct pop		*pop;
+};
+
+static uint32_t
+ip(const char *s)
+{
+	uint32_t a;
+
+	assert_int_equal(inet_pton(AF_INET, s, &a), 1);
+	return a;
+}
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct pop_deps d;
+	char err[256];
+
+	assert_non_null(f);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_pubops.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->sd = state_open(f->dir, STATE_DAEMON, err, sizeof(err));
+	assert_non_null(f->sd);
+	f->tbl = tbl_new();
+	assert_non_null(tbl_iface_add(f->tbl, 2));
+	snprintf(tbl_iface(f->tbl, 2)->name, IF_NAMESIZE, "eth0");
+	assert_int_equal(tbl_addr_add(f->tbl, 2, ip("10.0.0.1"), ip("10.0.0.1"), 24), 1);
+	f->pub = pub_new();
+	d = (struct pop_deps){ f->tbl, f->sd, NULL };
+	f->pop = pop_new(&d, f->pub);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[128];
+
+	pop_free(f->pop);
+	pub_free(f->pub);
+	tbl_free(f->tbl);
+	state_close(f->sd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+/* The saved runtime lines, as a restart reads them. */
+static char *
+saved(struct fx *f)
+{
+	char *lines = NULL, err[256];
+	size_t len;
+
+	assert_int_equal(state_published_load(f->sd, &lines, &len, err, sizeof(err)), 0);
+	return lines;
+}
+
+static void
+test_publish_withdraw(void **state)
+{
+	struct fx *f = *state;
+	char err[320], *s;
+
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", err, sizeof(err)),
+	    0);
+	assert_non_null(pub_lookup(f->pub, ip("10.0.0.50"), "eth0"));
+	assert_null(pub_lookup(f->pub, ip("10.0.0.50"), "eth1"));
+	s = saved(f);
+	assert_string_equal(s, "10.0.0.48/29 eth0\n");
+	free(s);
+	/* an overlap names who holds it */
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.50"), 32, "eth0", err, sizeof(err)),
+	    EX_DATAERR);
+	assert_non_null(strstr(err, "10.0.0.50 is published by arpownctl publish already"));
+	/* an interface's own address, never */
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.0"), 30, "eth0", err, sizeof(err)),
+	    EX_DATAERR);
+	assert_non_null(strstr(err, "10.0.0.1 is an address of eth0"));
+	/* withdraw: not answered once it returns, and not kept */
+	assert_int_equal(pop_withdraw(f->pop, ip("10.0.0.48"), 29, err, sizeof(err)), 0);
+	assert_null(pub_find(f->pub, ip("10.0.0.50")));
+	s = saved(f);
+	assert_string_equal(s, "");
+	free(s);
+	assert_int_equal(pop_withdraw(f->pop, ip("10.0.0.48"), 29, err, sizeof(err)),
+	    EX_DATAERR);
+	assert_non_null(strstr(err, "not published by arpownctl publish"));
+}
+
+static void
+test_restart_builds_saved(void **state)
+{
+	struct fx *f = *state;
+	struct pop_deps d = { f->tbl, f->sd, NULL };
+	struct conf *c = conf_defaults();
+	struct pub *p;
+	struct pop *o;
+	char err[320], *s;
+
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", err, sizeof(err)),
+	    0);
+	assert_int_equal(pop_publish(f->pop, ip("10.0.1.7"), 32, "eth0", err, sizeof(err)), 0);
+	/* a new start reads them back */
+	o = pop_new(&d, NULL);
+	p = pop_build(o, c, NULL);
+	assert_non_null(p);
+	assert_non_null(pub_lookup(p, ip("10.0.0.50"), "eth0"));
+	assert_non_null(pub_lookup(p, ip("10.0.1.7"), "eth0"));
+	pub_free(p);
+	/* the configuration now publishes 10.0.1.0/24 itself: it wins, the
+	 * saved entry is dropped and the state saved without it */
+	c->pubs = calloc(1, sizeof(*c->pubs));
+	c->npubs = 1;
+	c->pubs[0].label = strdup("web");
+	c->pubs[0].ifglob = strdup("eth0");
+	assert_int_equal(rng_add(&c->pubs[0].set, ntohl(ip("10.0.1.0")),
+	    ntohl(ip("10.0.1.255"))), 0);
+	assert_int_equal(rng_finish(&c->pubs[0].set), 0);
+	p = pop_build(o, c, NULL);
+	assert_non_null(p);
+	assert_non_null(pub_lookup(p, ip("10.0.1.7"), "eth0"));
+	assert_false(pub_lookup(p, ip("10.0.1.7"), "eth0")->runtime);
+	s = saved(f);
+	assert_string_equal(s, "10.0.0.48/29 eth0\n");
+	free(s);
+	/* a reload with a section overlapping a runtime entry is refused */
+	pub_free(p);
+	assert_int_equal(rng_add(&c->pubs[0].set, ntohl(ip("10.0.0.48")),
+	    ntohl(ip("10.0.0.48"))), 0);
+	assert_int_equal(rng_finish(&c->pubs[0].set), 0);
+	assert_null(pop_build(f->pop, c, f->pub));
+	pop_free(o);
+	conf_free(c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_publish_withdraw, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restart_builds_saved, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
