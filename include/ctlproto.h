@@ -20,9 +20,9 @@ enum ctlp_cmd {
 	CTLP_METRICS,
 	CTLP_RELOAD,
 	CTLP_ANNOUNCE,		/* addr, or ifname */
-	CTLP_PUBLISH,		/* addr/plen ifname (issue 9) */
-	CTLP_WITHDRAW,		/* addr/plen (issue 9) */
-	CTLP_PUBLISHED,		/* (issue 9) */
+	CTLP_PUBLISH,		/* addr/plen ifname */
+	CTLP_WITHDRAW,		/* addr/plen */
+	CTLP_PUBLISHED,
 	CTLP_NCMDS
 };
 

@@ -520,12 +520,6 @@ ifm_gone(struct ifm *m, int ifindex)
 static int
 give_back(struct ifm *m, const struct tbl_iface *ifp, const struct state_orig *rec)
 {
-	/* Fault injection for tests/integration/state.sh, which has no other
-	 * way to make the kernel refuse a restore: that interface fails. */
-	const char *fail = getenv("ARPOWND_TEST_RESTORE_FAIL");
-
-	if (fail != NULL && strcmp(fail, ifp->name) == 0)
-		return errno = EIO, -1;
 	return rtnl_set_arp(m->r, ifp->ifindex, rec->arp_ignore, rec->arp_announce);
 }
 

@@ -253,7 +253,6 @@ rtnl_open(void)
 {
 	struct rtnl *r;
 	int sz = RTNL_EVBUF, fd;
-	const char *test;
 
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
@@ -265,10 +264,7 @@ rtnl_open(void)
 	    (r->neigh = sock_open(SOCK_NONBLOCK, 0)) == NULL)
 		goto err;
 	/* A burst of thousands of address events must not overrun us; when it
-	 * does anyway (ENOBUFS) we re-dump.  The test hook shrinks the buffer
-	 * so the fault tests can provoke an overrun cheaply. */
-	if ((test = getenv("ARPOWND_TEST_NLBUF")) != NULL)
-		sz = (int)strtol(test, NULL, 10);
+	 * does anyway (ENOBUFS) we re-dump. */
 	fd = mnl_socket_get_fd(r->ev);
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) == -1)
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));

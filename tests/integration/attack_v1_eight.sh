@@ -3,7 +3,7 @@
 # The daemon never records 8 (original_ignore() substitutes the default
 # and says why), but it believes a file that says 8.  Such files exist:
 # the arpownd before the v2 format wrote "ea arp_ignore=8" after a rename
-# during an overrun re-dump (issue 7, section 8, the first item).  After
+# during an overrun re-dump.  After
 # the upgrade, the new daemon adopts that record, and its clean stop (and
 # arpownd --restore, the unit's ExecStopPost) "restores" eth1 to 8: nobody
 # answers for 10.0.0.2 again, and the stop says "every sysctl restored".

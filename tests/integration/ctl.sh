@@ -152,7 +152,7 @@ expect_eq "$rc" 65 "announce an address nobody here holds: 65"
 rc=0; ctl announce nosuch0 2>"$TMPDIR_T/err" || rc=$?
 expect_eq "$rc:$(cat "$TMPDIR_T/err")" "65:arpownctl: nosuch0: no such interface" "announce a missing interface: 65"
 
-# publish, published, withdraw (issue 9's runtime entries)
+# publish, published, withdraw: runtime entries
 expect_silence c c0 10.0.0.77 "10.0.0.77, nobody's: not answered"
 expect_eq "$(ctl publish 10.0.0.64/27 eth0)" "published 10.0.0.64/27 on eth0" "publish 10.0.0.64/27 on eth0"
 expect_reply c c0 10.0.0.77 "$MAC0" "10.0.0.77 published: answered by eth0"

@@ -10,7 +10,7 @@ answered_by() { ask c c0 "$1"; [ "$NREPLY" = 1 ] && [ "$MACS" = "$2" ]; }
 
 # A stale state file (the last run crashed): its originals are the originals.
 printf 'eth1 arp_ignore=2 arp_announce=1\n' >"$ARPOWND_STATE_DIR/originals"
-ARPOWND_TEST_NLBUF=16384 arpownd_start h -c "$CONF"
+ARPOWND_FAULTS="NLBUF=16384" arpownd_start h -c "$CONF"
 P=$ARPOWND_PID
 saved_originals | grep -q '^eth1 arp_ignore=2 arp_announce=1$' || fail "stale record replaced: $(saved_originals)"
 pass "stale state file: the crashed run's originals kept"

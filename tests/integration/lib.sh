@@ -26,6 +26,9 @@ _abs() {
 ARPC=$(_abs "${ARPC:-${top_builddir:-.}/tests/tools/arpc}")
 ARPOWND=$(_abs "${ARPOWND:-${top_builddir:-.}/src/arpownd}")
 ARPOWNCTL=$(_abs "${ARPOWNCTL:-${top_builddir:-.}/src/arpownctl}")
+# LD_PRELOAD fault injection (tests/tools/faultinj.c): arpownd_start loads
+# it when ARPOWND_FAULTS holds NAME=VALUE words (ARPOWND_FAULT_NAME=VALUE)
+FAULTINJ=$(_abs "${FAULTINJ:-${top_builddir:-.}/tests/tools/faultinj.so}")
 
 TMPDIR_T=$(mktemp -d "${TMPDIR:-/tmp}/arpownd-test.XXXXXX") || {
 	echo "FAIL: mktemp -d" >&2
@@ -315,12 +318,17 @@ arpownd_start() {
 	wait_for 2000 test -S "$sock" || fail "notify listener did not start"
 	chmod 666 "$sock"
 
-	local dflag=-d
+	local dflag=-d kv faults=()
 	[ "${ARPOWND_DEBUG:-1}" != 0 ] || dflag=
+	if [ -n "${ARPOWND_FAULTS:-}" ]; then
+		[ -f "$FAULTINJ" ] || fail "fault injection not built: $FAULTINJ"
+		faults=("LD_PRELOAD=$FAULTINJ")
+		for kv in $ARPOWND_FAULTS; do faults+=("ARPOWND_FAULT_$kv"); done
+	fi
 	echo "=== arpownd start $_ARPOWND_RUNS in $ns_short: $ARPOWND $dflag --state-dir $ARPOWND_STATE_DIR $*" \
 		>>"$TMPDIR_T/arpownd.log"
 	# shellcheck disable=SC2086 # no -d: no word at all
-	bg_run "$ns_short" env NOTIFY_SOCKET="$sock" \
+	bg_run "$ns_short" env "${faults[@]}" NOTIFY_SOCKET="$sock" \
 		"$ARPOWND" $dflag --state-dir "$ARPOWND_STATE_DIR" "$@" \
 		>>"$TMPDIR_T/arpownd.log" 2>&1
 	ARPOWND_PID=$LAST_PID

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The table follows the kernel's address list exactly: one address held
-# with two prefixes stays answered while either is there (issue 7.1), and
+# with two prefixes stays answered while either is there, and
 # the subnet test is the kernel's own (inet_confirm_addr): in subnet mode
 # one of the interface's subnets must hold both the target and the
 # sender, in owner mode the target (a point-to-point address outside its

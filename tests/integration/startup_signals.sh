@@ -1,5 +1,5 @@
 #!/bin/bash
-# Signals during start-up (issue 7.8): with 800 interfaces to manage, a
+# Signals during start-up: with 800 interfaces to manage, a
 # SIGHUP storm from the moment the daemon is launched must neither kill it
 # (exit 129) nor leave it half-configured: it comes up, every interface at
 # 8, and serves; a SIGTERM storm from launch must always end with every

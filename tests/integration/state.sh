@@ -1,6 +1,5 @@
 #!/bin/bash
-# The saved originals across crashes, renames and hostile input (issue 7.2
-# and 7.8): nothing recorded is ever left at 8 while its interface exists.
+# The saved originals across crashes, renames and hostile input: nothing recorded is ever left at 8 while its interface exists.
 #   A. names the kernel allows but a naive file breaks on (v=1, #v2)
 #   B. a crash, then a configuration that no longer manages an interface
 #   C. an interface renamed while the daemon was down
@@ -93,7 +92,7 @@ veth h eb sw peb
 sysctl_set h ea arp_ignore 1
 sysctl_set h eb arp_ignore 2
 write_conf "[global]"
-ARPOWND_TEST_NLBUF=16384 arpownd_start h -c "$CONF"
+ARPOWND_FAULTS="NLBUF=16384" arpownd_start h -c "$CONF"
 expect_eq "$(ign ea) $(ign eb)" "8 8" "E: ea and eb managed"
 kill -STOP "$ARPOWND_PID"
 ns h ip link del ea
@@ -114,7 +113,7 @@ expect_eq "$(ign ea)" 2 "E: ea (formerly eb) back to 2, not 8"
 ns h ip -batch <(sed 's/^addr add/addr del/' "$TMPDIR_T/batch")
 
 # F. a restore the kernel refuses at stop: exit 71, the interface named
-ARPOWND_TEST_RESTORE_FAIL=eth2 arpownd_start h -c "$CONF"
+ARPOWND_FAULTS="RESTORE=eth2" arpownd_start h -c "$CONF"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 71 "F: an interface left unrestored: exit 71"
 grep -q 'eth2: cannot restore arp_ignore=0' "$TMPDIR_T/arpownd.log" || fail "F: the interface left is not named"
