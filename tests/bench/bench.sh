@@ -227,6 +227,18 @@ bench_stop() {
 
 echo "== kernel"
 measure K
+# BENCH_BASELINE=path/to/an/older/arpownd: the same measures of that build,
+# in this run, beside this one (a refactoring shows no regression as ratios)
+if [ -n "${BENCH_BASELINE:-}" ]; then
+	echo "== arpownd, baseline: $BENCH_BASELINE"
+	A_BIN=$ARPOWND
+	ARPOWND=$BENCH_BASELINE
+	bench_start
+	measure B
+	B_CPU=$(cpu_per_100k)
+	bench_stop
+	ARPOWND=$A_BIN
+fi
 echo "== arpownd"
 bench_start
 READY1_MS=$READY_MS
@@ -389,6 +401,22 @@ row "scale: the kernel's ping-pong p50 (us), 1 address vs scale" "$K_PP50" "$SK_
 row "scale: announcements sent at start (frames)" "-" "$ANN_SENT" "" "" ""
 row "scale: stop, 1,000 interfaces restored (ms)" "-" "$STOP_MS" "" "" ""
 
+CMP=()
+if [ -n "${BENCH_BASELINE:-}" ]; then
+	cmp_row() { CMP+=("| $1 | $2 | $3 | $4 | $(ratio "$4" "$3") |"); }
+	cmp_row "ping-pong p50 (us)" "$K_PP50" "$B_PP50" "$A_PP50"
+	cmp_row "ping-pong p99 (us)" "$K_PP99" "$B_PP99" "$A_PP99"
+	cmp_row "ping-pong p50 (us), client sleeping" "$K_SP50" "$B_SP50" "$A_SP50"
+	for r in 50000 200000 400000; do
+		eval "kl=\$K_LOSS_$r bl=\$B_LOSS_$r al=\$A_LOSS_$r"
+		CMP+=("| loss at $((r / 1000))k/s (%) | $kl | $bl | $al | - |")
+		eval "kp=\$K_LP99_$r bp=\$B_LP99_$r ap=\$A_LP99_$r"
+		cmp_row "p99 under $((r / 1000))k/s (us)" "$kp" "$bp" "$ap"
+	done
+	cmp_row "address added -> first answer (us, p50)" "${K_RADD%% *}" "${B_RADD%% *}" "${A_RADD%% *}"
+	cmp_row "daemon CPU s per 100k answered" "-" "$B_CPU" "$CPU"
+fi
+
 {
 	echo "arpownd benchmark, $(date -u +%Y-%m-%d), $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r)"
 	echo "scale run: $NIF interfaces, $NADDR IPv4 addresses in the namespace; daemon: ${MANAGED#STATUS=}; still at 8 after stop: $restored"
@@ -396,4 +424,12 @@ row "scale: stop, 1,000 interfaces restored (ms)" "-" "$STOP_MS" "" "" ""
 	echo "| metric | kernel | arpownd | ratio | target | met |"
 	echo "| --- | --- | --- | --- | --- | --- |"
 	printf '%s\n' "${ROWS[@]}"
+	if [ "${#CMP[@]}" -gt 0 ]; then
+		echo
+		echo "this build against the baseline $BENCH_BASELINE, same run:"
+		echo
+		echo "| metric | kernel | baseline | this build | this / baseline |"
+		echo "| --- | --- | --- | --- | --- |"
+		printf '%s\n' "${CMP[@]}"
+	fi
 } | tee "${BENCH_OUT:-/dev/null}"
