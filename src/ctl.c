@@ -6,7 +6,9 @@
  * not extend it: no slowloris) and for a reply to make progress, and at
  * most CTL_OUT_MAX bytes of replies waiting to be read before new requests
  * are refused with EX_TEMPFAIL.  A client is read only while its previous
- * reply is out: one that never reads holds one reply, never more.
+ * reply is out: one that never reads holds one reply, never more.  Who
+ * gets a slot when they are short is admit.c's: a cap per uid, slots kept
+ * for root, an idle connection closed for a newcomer.
  *
  * Access: the socket is 0660, our uid and group CTL_GROUP; and every peer
  * is checked with SO_PEERCRED and SO_PEERGROUPS, so that a process that
@@ -29,6 +31,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "admit.h"
 #include "ctl.h"
 #include "log.h"
 
@@ -43,6 +46,7 @@ struct client {
 	ev_timer	 idle;
 	uid_t		 uid;
 	pid_t		 pid;
+	double		 since;		/* last activity: accepted, read, answered */
 	bool		 root;		/* may pass an fd */
 	bool		 eof;		/* the peer has sent all it will */
 	bool		 closing;	/* close once the reply is out */
@@ -256,6 +260,7 @@ client_flush(struct client *k)
 	free(k->body);
 	k->body = NULL;
 	k->headlen = k->bodylen = k->sent = 0;
+	k->since = ev_now(k->c->loop);
 	return true;
 }
 
@@ -479,6 +484,7 @@ client_read(struct client *k)
 		return;
 	}
 	take_fds(k, &mh);
+	k->since = ev_now(k->c->loop);
 	if (r == 0)
 		k->eof = true;
 	k->inlen += (size_t)r;
@@ -573,55 +579,90 @@ turn_away(int fd, int code, const char *msg)
 	close(fd);
 }
 
+/* Waiting for a request, nothing of one read, nothing owed to it. */
+static bool
+client_idle(const struct client *k)
+{
+	return k->fd != -1 && !k->ready && !k->closing && k->inlen == 0 && k->headlen == 0;
+}
+
+/* A slot for a peer of uid, by admit.c's rules: a free one, or the one of
+ * an idle connection closed for it; NULL when none (the peer is told). */
+static struct client *
+admit(struct ctl *c, int fd, uid_t uid)
+{
+	struct adm_slot v[CTL_CLIENTS];
+	struct client *k;
+	char msg[160];
+	size_t i;
+
+	for (i = 0; i < CTL_CLIENTS; i++) {
+		k = &c->cl[i];
+		v[i] = (struct adm_slot){ k->fd != -1, k->uid, client_idle(k), k->since };
+	}
+	switch (adm_decide(v, CTL_CLIENTS, uid, &i)) {
+	case ADM_TAKE:
+		return &c->cl[i];
+	case ADM_EVICT:
+		k = &c->cl[i];
+		log_debug("control: uid %u (pid %ld) idle since %.1f s, closed for uid %u",
+		    (unsigned)k->uid, (long)k->pid, ev_now(c->loop) - k->since,
+		    (unsigned)uid);
+		client_drop(k);
+		return k;
+	case ADM_REFUSE_UID:
+		snprintf(msg, sizeof(msg), "busy: uid %u has %d connections being served; "
+		    "try again\n", (unsigned)uid, ADM_PER_UID);
+		break;
+	default:
+		snprintf(msg, sizeof(msg), "busy: %d clients are being served; try "
+		    "again\n", CTL_CLIENTS);
+		break;
+	}
+	turn_away(fd, EX_TEMPFAIL, msg);
+	return NULL;
+}
+
 static void
 accept_one(struct ctl *c, int fd)
 {
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
-	struct client *k = NULL;
-	int i;
+	struct client *k;
+	char msg[160];
 
-	for (i = 0; i < CTL_CLIENTS && k == NULL; i++)
-		if (c->cl[i].fd == -1)
-			k = &c->cl[i];
-	if (k == NULL) {
-		char msg[80];
-
-		snprintf(msg, sizeof(msg), "busy: %d clients are being served; try "
-		    "again\n", CTL_CLIENTS);
-		turn_away(fd, EX_TEMPFAIL, msg);
-		return;
-	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == -1) {
 		log_warn("control: SO_PEERCRED");
 		close(fd);
 		return;
 	}
+	/* before admission: a stranger never costs anyone a slot */
+	if (!allowed(c, fd, &cr)) {
+		/* the same uid at most once per 10 s: log.c limits warnings */
+		log_warnx("control: refused uid %u: only root, uid %u and group %u "
+		    "may use %s", (unsigned)cr.uid, (unsigned)c->uid, (unsigned)c->gid,
+		    c->path);
+		snprintf(msg, sizeof(msg), "permission denied: uid %u is not root, uid %u "
+		    "or in group %u\n", (unsigned)cr.uid, (unsigned)c->uid,
+		    (unsigned)c->gid);
+		turn_away(fd, EX_NOPERM, msg);
+		return;
+	}
+	if ((k = admit(c, fd, cr.uid)) == NULL)
+		return;
 	memset(k, 0, offsetof(struct client, in));	/* inlen included */
 	k->c = c;
 	k->fd = fd;
 	k->passed = -1;
 	k->uid = cr.uid;
 	k->pid = cr.pid;
+	k->since = ev_now(c->loop);
 	k->root = cr.uid == 0;
 	ev_io_init(&k->rw, read_cb, fd, EV_READ);
 	ev_io_init(&k->ww, write_cb, fd, EV_WRITE);
 	ev_timer_init(&k->idle, idle_cb, CTL_IDLE, 0.);
 	k->rw.data = k->ww.data = k->idle.data = k;
 	client_deadline(k);
-	if (!allowed(c, fd, &cr)) {
-		/* the same uid at most once per 10 s: log.c limits warnings */
-		log_warnx("control: refused uid %u: only root, uid %u and group %u "
-		    "may use %s", (unsigned)cr.uid, (unsigned)c->uid, (unsigned)c->gid,
-		    c->path);
-		k->closing = true;
-		client_err(k, EX_NOPERM, "permission denied: uid %u is not root, uid %u "
-		    "or in group %u\n", (unsigned)cr.uid, (unsigned)c->uid,
-		    (unsigned)c->gid);
-		if (k->headlen == 0)
-			client_drop(k);
-		return;
-	}
 	ev_io_start(c->loop, &k->rw);
 }
 
