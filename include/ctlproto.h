@@ -14,15 +14,15 @@
 
 enum ctlp_cmd {
 	CTLP_STATUS = 0,
-	CTLP_INTERFACES,
-	CTLP_COUNTERS,
+	CTLP_INTERFACES,	/* [ifname] */
+	CTLP_COUNTERS,		/* [ifname] */
 	CTLP_CONFLICTS,
 	CTLP_METRICS,
 	CTLP_RELOAD,
 	CTLP_ANNOUNCE,		/* addr, or ifname */
 	CTLP_PUBLISH,		/* addr/plen ifname */
 	CTLP_WITHDRAW,		/* addr/plen */
-	CTLP_PUBLISHED,
+	CTLP_PUBLISHED,		/* [addr] */
 	CTLP_NCMDS
 };
 
@@ -32,8 +32,9 @@ struct ctlp_req {
 	bool		has_addr;	/* announce ADDR, publish, withdraw */
 	uint32_t	addr;
 	uint8_t		plen;		/* 32 unless ADDR/LEN said otherwise */
-	bool		has_ifname;	/* announce IFACE, publish */
+	bool		has_ifname;	/* announce IFACE, publish, interfaces, counters */
 	char		ifname[IF_NAMESIZE];
+	bool		force;		/* publish ... force: wider than a /16 */
 };
 
 /* A reply's header: "OK <length> <type>" or "ERR <code> <length>". */

@@ -53,6 +53,8 @@ enum pol_verdict pol_decide(const struct tbl *t, const struct pub *pub,
  * as 0: address scopes are not tracked). */
 bool pol_kernel_answers(const struct tbl *t, const struct arp_req *req, int arp_ignore);
 
+/* Does arpownd answer in mode m (owner, subnet, system)? */
+bool pol_answers(int m);
 /* Stable names for logs, counters and the config file. */
 const char *pol_verdict_str(enum pol_verdict v);
 const char *pol_mode_str(enum pol_mode m);

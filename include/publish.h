@@ -11,6 +11,8 @@
 #include "ranges.h"
 
 #define PUB_LABEL_MAX	64
+#define PUB_ANNOUNCE_MAX 256	/* an entry with more addresses is never announced */
+#define PUB_RUNTIME_PLEN 16	/* arpownctl publish: no wider range without force */
 
 /* One [publish LABEL] section, or one runtime entry (arpownctl publish). */
 struct pub_entry {
@@ -19,6 +21,7 @@ struct pub_entry {
 	uint8_t		mac[6];			/* answered with; else the interface's */
 	bool		has_mac;
 	bool		runtime;		/* kept in the state directory */
+	bool		literal;		/* ifglob is a name, never a glob (runtime) */
 	uint32_t	base;			/* runtime: ADDR/LEN as given, host order */
 	uint8_t		plen;
 	struct rng	set;			/* finished (rng_finish) */
@@ -36,10 +39,16 @@ int pub_add(struct pub *p, struct pub_entry *e, char *err, size_t errlen);
 int pub_withdraw(struct pub *p, uint32_t base, uint8_t plen);
 /* The entry publishing addr (network order), whatever its interface, or NULL. */
 const struct pub_entry *pub_find(const struct pub *p, uint32_t addr);
+/* Is e published on interface ifname (its glob, or its literal name)? */
+bool pub_entry_on(const struct pub_entry *e, const char *ifname);
+/* Is e announced (PUB_ANNOUNCE_MAX addresses at most)?  A larger range is
+ * learned by its neighbours when they ask: announcing it would flood the
+ * segment with gratuitous frames. */
+bool pub_announced(const struct pub_entry *e);
 /* The entry publishing addr on interface ifname, or NULL; O(log n). */
 const struct pub_entry *pub_lookup(const struct pub *p, uint32_t addr, const char *ifname);
-/* The n-th address (network order) published on ifname, with its entry;
- * false past the last. */
+/* The n-th address (network order) announced on ifname (entries that
+ * pub_announced), with its entry; false past the last. */
 bool pub_nth_on(const struct pub *p, const char *ifname, uint64_t n, uint32_t *addr,
     const struct pub_entry **e);
 /* Entries, in the order added; and the i-th. */

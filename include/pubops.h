@@ -4,6 +4,7 @@
 #ifndef ARPOWND_PUBOPS_H
 #define ARPOWND_PUBOPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,11 +36,15 @@ void pop_set_anr(struct pop *o, struct anr *a);
  * saved again without it); NULL with the reason logged. */
 struct pub *pop_build(struct pop *o, const struct conf *c, const struct pub *old);
 /* "publish": addr/plen (network order, as ctlproto parsed it) on ifname,
- * kept before it is answered, then announced; 0, or a sysexits code with
- * why in err. */
-int pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, char *err,
-    size_t errlen);
-/* "withdraw": never answered once this returns; 0, or a sysexits code. */
+ * literally an interface arpownd answers on; wider than a /16 only with
+ * force; never an address an interface holds, nor a subnet's broadcast
+ * address.  Kept before it is answered, then announced (PUB_ANNOUNCE_MAX
+ * addresses at most); 0, or a sysexits code with why in err. */
+int pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool force,
+    char *err, size_t errlen);
+/* "withdraw": never answered once this returns; 0, or a sysexits code
+ * with why in err: EX_DATAERR when nothing publishes addr, EX_NOINPUT when
+ * addr/plen is inside another entry (still answered). */
 int pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errlen);
 
 #endif

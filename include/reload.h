@@ -41,14 +41,22 @@ struct rld_deps {
  * cannot make alone (no published address on lo); NULL after err (NULL:
  * the log) saw every error. */
 struct conf *rld_load_conf(const char *path, bool explicit_path, conf_err_fn *err);
+/* Warn, through warn, about what c names that does not exist now: an
+ * interfaces, match or [publish] interface glob that matches no
+ * interface (it may come later: a warning, not an error), and a list
+ * written with commas. */
+void rld_lint(const struct conf *c, conf_err_fn *warn, void *arg);
+/* The same into the log (the start). */
+void rld_lint_log(const struct conf *c);
 /* Turn qdisc_bypass as c says. */
 void rld_capture(struct cap *cap, const struct conf *c);
 /* A reloader; loaded: when the configuration in force was read (CLOCK_REALTIME). */
 struct rld *rld_new(const struct rld_deps *d, double loaded);
 void rld_free(struct rld *r);
 /* Read the configuration again, from fd (one root passed, -1: the path);
- * the errors also onto out when not NULL; 0, or EX_CONFIG. */
-int rld_reload(struct rld *r, int fd, FILE *out);
+ * the errors also onto out, and the warnings (a line each) onto warn,
+ * when not NULL; 0, or EX_CONFIG. */
+int rld_reload(struct rld *r, int fd, FILE *out, FILE *warn);
 /* When the configuration in force was read; when a reload was last refused (0: never). */
 void rld_times(const struct rld *r, double *loaded, double *failed);
 

@@ -4,6 +4,7 @@
 #ifndef ARPOWND_REPORT_H
 #define ARPOWND_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "conf.h"
@@ -35,6 +36,8 @@ struct rpt_view {
 	void			*orig_arg;
 	const struct pub	*pub;		/* published addresses, or NULL */
 	bool			 up;		/* false in the last metrics at stop */
+	const char		*only;		/* interfaces, counters: this one's alone */
+	uint32_t		 only_addr;	/* published: the entry of this one alone */
 };
 
 /* Fills a view of the daemon's state as it is now (the daemon's). */

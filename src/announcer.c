@@ -8,7 +8,6 @@
 #include <net/if_arp.h>
 #include <arpa/inet.h>
 #include <ev.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,11 +218,8 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 	uint32_t h;
 	size_t k;
 
-	if (!anr_speaks(ifp) || !link_ready(ifp) || fnmatch(x->e->ifglob, ifp->name, 0) != 0)
+	if (!anr_speaks(ifp) || !link_ready(ifp) || !pub_entry_on(x->e, ifp->name))
 		return 0;
-	/* a few addresses: a burst each; many: the interface's whole burst */
-	if (rng_count(set) > 256)
-		return burst(x->a, ifp->ifindex, 0) == -1;
 	for (k = 0; k < set->n; k++)
 		for (h = set->v[k].lo; ; h++) {
 			if (burst(x->a, ifp->ifindex, htonl(h)) == -1)
@@ -239,6 +235,9 @@ anr_entry(struct anr *a, const struct pub_entry *e)
 {
 	struct entry_arg x = { a, e };
 
+	/* a large range is learned when asked for, never announced */
+	if (!pub_announced(e))
+		return;
 	if (tbl_iface_each(a->d.tbl, entry_cb, &x) != 0)
 		log_warnx("announcements: %d bursts pending already; not all of "
 		    "[publish %s] announced", ANR_BURSTS, e->label);

@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "log.h"
 #include "metrics.h"
+#include "publish.h"
 #include "pubops.h"
 #include "reload.h"
 #include "table.h"
@@ -97,8 +98,8 @@ cmd_publish(struct cmd *c, const struct ctlp_req *req, FILE *out)
 
 	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(req->addr), req->plen);
 	err[0] = '\0';
-	code = pub ? pop_publish(c->d.pop, req->addr, req->plen, req->ifname, err, sizeof(err)) :
-	    pop_withdraw(c->d.pop, req->addr, req->plen, err, sizeof(err));
+	code = pub ? pop_publish(c->d.pop, req->addr, req->plen, req->ifname, req->force, err,
+	    sizeof(err)) : pop_withdraw(c->d.pop, req->addr, req->plen, err, sizeof(err));
 	if (code != 0) {
 		fprintf(out, "%s\n", err);
 		return code;
@@ -116,18 +117,41 @@ cmd_publish(struct cmd *c, const struct ctlp_req *req, FILE *out)
 static int
 cmd_reload(struct cmd *c, int fd, FILE *out)
 {
+	char *warn = NULL, *line, *nl;
 	struct rpt_view v;
+	size_t wlen = 0;
 	struct jw w;
+	FILE *wf;
 	int code;
 
-	if ((code = rld_reload(c->d.rld, fd, out)) != 0)
+	if ((wf = open_memstream(&warn, &wlen)) == NULL) {
+		fprintf(out, "out of memory\n");
+		return EX_TEMPFAIL;
+	}
+	code = rld_reload(c->d.rld, fd, out, wf);
+	if (fclose(wf) != 0) {
+		free(warn);
+		warn = NULL;
+		wlen = 0;
+	}
+	if (code != 0) {
+		free(warn);
 		return code;
+	}
 	c->d.view(c->d.view_arg, &v);	/* the new configuration's */
 	reply_open(&w, out);
 	jw_bool(&w, "reloaded", true);
 	jw_str(&w, "config", v.conf_path);
 	jw_bool(&w, "passed", fd != -1);
+	jw_arr(&w, "warnings", false);
+	for (line = warn; line != NULL && line < warn + wlen; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(warn + wlen - line))) == NULL)
+			nl = warn + wlen;
+		jw_strn(&w, NULL, line, (size_t)(nl - line));
+	}
 	jw_end(&w);
+	jw_end(&w);
+	free(warn);
 	return 0;
 }
 
@@ -139,6 +163,21 @@ cmd_handle(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char 
 
 	*type = "json";
 	c->d.view(c->d.view_arg, &v);
+	/* "counters eth0", "published 10.0.0.50": one item, or why not */
+	if ((req->cmd == CTLP_INTERFACES || req->cmd == CTLP_COUNTERS) && req->has_ifname) {
+		if (tbl_iface_byname(c->d.tbl, req->ifname) == NULL) {
+			fprintf(out, "%s: no such interface\n", req->ifname);
+			return EX_DATAERR;
+		}
+		v.only = req->ifname;
+	}
+	if (req->cmd == CTLP_PUBLISHED && req->has_addr) {
+		if (v.pub == NULL || pub_find(v.pub, req->addr) == NULL) {
+			fprintf(out, "%s: not published\n", log_ip(req->addr));
+			return EX_DATAERR;
+		}
+		v.only_addr = req->addr;
+	}
 	switch (req->cmd) {
 	case CTLP_STATUS:
 		rpt_status(&v, out);

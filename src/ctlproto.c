@@ -39,9 +39,12 @@ static const char *const cmd_names[CTLP_NCMDS] = {
 
 /* Arguments each command takes, and how they read. */
 static const char *const cmd_usage[CTLP_NCMDS] = {
+	[CTLP_INTERFACES] = "interfaces [IFACE]",
+	[CTLP_COUNTERS] = "counters [IFACE]",
 	[CTLP_ANNOUNCE] = "announce ADDR | announce IFACE | announce dev IFACE",
-	[CTLP_PUBLISH] = "publish ADDR[/LEN] IFACE",
+	[CTLP_PUBLISH] = "publish ADDR[/LEN] IFACE [force]",
 	[CTLP_WITHDRAW] = "withdraw ADDR[/LEN]",
+	[CTLP_PUBLISHED] = "published [ADDR]",
 };
 
 struct word {
@@ -216,7 +219,9 @@ parse_args(struct ctlp_req *req, const struct word *w, size_t n, char *err,
 			return parse_addr(&w[1], false, req, err, errlen);
 		return parse_ifname(&w[1], req, err, errlen);
 	case CTLP_PUBLISH:
-		if (n != 3)
+		if (n == 4 && w[3].len == 5 && memcmp(w[3].p, "force", 5) == 0)
+			req->force = true;
+		else if (n != 3)
 			break;
 		if ((r = parse_addr(&w[1], true, req, err, errlen)) != 0)
 			return r;
@@ -225,6 +230,21 @@ parse_args(struct ctlp_req *req, const struct word *w, size_t n, char *err,
 		if (n != 2)
 			break;
 		return parse_addr(&w[1], true, req, err, errlen);
+	case CTLP_INTERFACES:
+	case CTLP_COUNTERS:
+		/* one interface's: "counters eth0" */
+		if (n == 1)
+			return 0;
+		if (n != 2)
+			break;
+		return parse_ifname(&w[1], req, err, errlen);
+	case CTLP_PUBLISHED:
+		/* what publishes one address: "published 10.0.0.50" */
+		if (n == 1)
+			return 0;
+		if (n != 2)
+			break;
+		return parse_addr(&w[1], false, req, err, errlen);
 	default:
 		if (n == 1)
 			return 0;

@@ -211,7 +211,7 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	(void)revents;
 	switch (w->signum) {
 	case SIGHUP:
-		rld_reload(d->rld, -1, NULL);
+		rld_reload(d->rld, -1, NULL, NULL);
 		break;
 	case SIGUSR1:
 		cmd_dump(d->cmd);
@@ -571,6 +571,7 @@ daemon_run(const struct daemon_opts *o)
 		return EX_CONFIG;
 	d->conf_loaded = ev_time();
 	log_init(d->conf->log_level, o->debug);
+	rld_lint_log(d->conf);
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */

@@ -23,6 +23,13 @@ print_err(void *arg, const char *msg)
 }
 
 static void
+print_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "warning: %s\n", msg);
+}
+
+static void
 usage(FILE *f)
 {
 	fprintf(f,
@@ -118,8 +125,11 @@ main(int argc, char *argv[])
 	if (check) {
 		if ((c = rld_load_conf(o.conf_path, o.conf_explicit, print_err)) == NULL)
 			return EX_CONFIG;
-		/* ExecStartPre= runs -n -q: a good file is no news for the journal */
+		/* ExecStartPre= runs -n -q: a good file is no news for the journal
+		 * (the daemon logs the warnings itself when it starts) */
 		if (!quiet) {
+			/* what the file names that is not there: a warning, exit 0 */
+			rld_lint(c, print_warn, NULL);
 			conf_print(c, stdout);
 			printf("configuration OK\n");
 		}

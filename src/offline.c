@@ -83,8 +83,17 @@ off_withdraw(const char *state_dir, const char *cidr)
 		goto out;
 	}
 	if (pub_withdraw(p, base, plen) == 0) {
-		log_warnx("%s: not published by arpownctl publish", cidr);
-		code = EX_DATAERR;
+		const struct pub_entry *e = pub_find(p, htonl(base));
+
+		if (e == NULL) {
+			log_warnx("%s: not published by arpownctl publish", cidr);
+			code = EX_DATAERR;
+		} else {
+			log_warnx("%s: not an entry of its own: it is inside %s/%u, published "
+			    "by arpownctl publish on %s; withdraw that", cidr,
+			    log_ip(htonl(e->base)), e->plen, e->ifglob);
+			code = EX_NOINPUT;
+		}
 		goto out;
 	}
 	free(lines);

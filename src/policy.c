@@ -189,3 +189,9 @@ pol_mode_parse(const char *s)
 			return m;
 	return -1;
 }
+
+bool
+pol_answers(int m)
+{
+	return m == POL_OWNER || m == POL_SUBNET || m == POL_SYSTEM;
+}

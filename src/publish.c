@@ -142,6 +142,21 @@ pub_find(const struct pub *p, uint32_t addr)
 	return k == p->nidx ? NULL : &p->v[p->idx[k].entry];
 }
 
+bool
+pub_entry_on(const struct pub_entry *e, const char *ifname)
+{
+	/* a runtime name is literal: an interface may be called "eth*" */
+	if (e->literal)
+		return strcmp(e->ifglob, ifname) == 0;
+	return fnmatch(e->ifglob, ifname, 0) == 0;
+}
+
+bool
+pub_announced(const struct pub_entry *e)
+{
+	return rng_count(&e->set) <= PUB_ANNOUNCE_MAX;
+}
+
 const struct pub_entry *
 pub_lookup(const struct pub *p, uint32_t addr, const char *ifname)
 {
@@ -149,7 +164,7 @@ pub_lookup(const struct pub *p, uint32_t addr, const char *ifname)
 
 	if (p == NULL || p->nidx == 0 || (e = pub_find(p, addr)) == NULL)
 		return NULL;
-	return fnmatch(e->ifglob, ifname, 0) == 0 ? e : NULL;
+	return pub_entry_on(e, ifname) ? e : NULL;
 }
 
 bool
@@ -162,7 +177,7 @@ pub_nth_on(const struct pub *p, const char *ifname, uint64_t n, uint32_t *addr,
 	for (i = 0; p != NULL && i < p->n; i++) {
 		const struct pub_entry *e = &p->v[i];
 
-		if (fnmatch(e->ifglob, ifname, 0) != 0)
+		if (!pub_entry_on(e, ifname) || !pub_announced(e))
 			continue;
 		for (j = 0; j < e->set.n; j++) {
 			size = (uint64_t)e->set.v[j].hi - e->set.v[j].lo + 1;
@@ -253,6 +268,7 @@ pub_runtime_make(struct pub_entry *e, uint32_t base, uint8_t plen, const char *i
 	e->base = base;
 	e->plen = plen;
 	e->runtime = true;
+	e->literal = true;
 	snprintf(e->label, sizeof(e->label), "runtime");
 	snprintf(e->ifglob, sizeof(e->ifglob), "%s", ifname);
 	return 0;

@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
@@ -14,6 +15,7 @@
 #include "announcer.h"
 #include "log.h"
 #include "msgid.h"
+#include "policy.h"
 #include "pubops.h"
 #include "state.h"
 #include "table.h"
@@ -116,48 +118,130 @@ fail:
 	return NULL;
 }
 
-/* Does any interface hold an address in set? */
+/* Does any interface hold an address in set?  Or is one of them the
+ * broadcast address of a subnet an interface is on (the kernel's local
+ * table routes it as broadcast, and never answers it)? */
 struct held {
 	const struct rng	*set;
-	uint32_t		 addr;
+	uint32_t		 addr;		/* the first found, network order */
 	const char		*ifname;
+	const struct tbl_addr	*bcast;		/* the entry it is the broadcast of */
 };
 
 static int
 held_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct held *h = arg;
+	const struct tbl_addr *e;
+	uint32_t mask, b;
 	size_t i;
 
-	for (i = 0; i < ifp->naddrs; i++)
-		if (rng_has(h->set, ifp->addrs[i].addr)) {
-			h->addr = ifp->addrs[i].addr;
+	for (i = 0; i < ifp->naddrs; i++) {
+		e = &ifp->addrs[i];
+		if (rng_has(h->set, e->addr)) {
+			h->addr = e->addr;
 			h->ifname = ifp->name;
 			return 1;
 		}
+		if (e->plen >= 31)
+			continue;
+		mask = 0xffffffffu << (32 - e->plen);
+		b = htonl((ntohl(e->prefix) & mask) | ~mask);
+		if (rng_has(h->set, b)) {
+			h->addr = b;
+			h->ifname = ifp->name;
+			h->bcast = e;
+			return 1;
+		}
+	}
 	return 0;
 }
 
+/* Names of the interfaces arpownd answers on, for a message. */
+struct names {
+	char	buf[256];
+	size_t	len;
+};
+
+static int
+names_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct names *n = arg;
+	int w;
+
+	if (!ifp->managed || !pol_answers(ifp->mode) || n->len >= sizeof(n->buf) - 1)
+		return 0;
+	w = snprintf(n->buf + n->len, sizeof(n->buf) - n->len, "%s%s", n->len ? " " : "",
+	    ifp->name);
+	if (w > 0)
+		n->len += (size_t)w;
+	if (n->len >= sizeof(n->buf) - 1)
+		memcpy(n->buf + sizeof(n->buf) - 5, "...", 4);
+	return 0;
+}
+
+/* Is ifname, literally, an interface arpownd answers on?  0, or
+ * EX_DATAERR with why in err. */
+static int
+check_iface(struct pop *o, const char *cidr, const char *ifname, char *err, size_t errlen)
+{
+	struct tbl_iface *ifp = tbl_iface_byname(o->d.tbl, ifname);
+	struct names n = { "", 0 };
+
+	if (ifp != NULL && ifp->managed && pol_answers(ifp->mode))
+		return 0;
+	tbl_iface_each(o->d.tbl, names_cb, &n);
+	if (ifp == NULL)
+		snprintf(err, errlen, "%s: %s: no such interface (the name is taken "
+		    "literally, never as a pattern); arpownd answers on: %s", cidr, ifname,
+		    n.len ? n.buf : "none");
+	else if (!ifp->managed)
+		snprintf(err, errlen, "%s: %s: not an interface arpownd manages (see "
+		    "interfaces = in the configuration); it answers on: %s", cidr, ifname,
+		    n.len ? n.buf : "none");
+	else
+		snprintf(err, errlen, "%s: %s: in mode %s, where arpownd does not answer; "
+		    "it answers on: %s", cidr, ifname, pol_mode_str(ifp->mode),
+		    n.len ? n.buf : "none");
+	return EX_DATAERR;
+}
+
 int
-pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, char *err,
-    size_t errlen)
+pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool force,
+    char *err, size_t errlen)
 {
 	struct log_ctx lc = { MSGID_PUBLISH, ifname, addr, 0, NULL };
 	char cidr[INET_ADDRSTRLEN + 4];
+	struct held h = { NULL, 0, NULL, NULL };
 	struct pub_entry e;
-	struct held h;
 	const char *why;
+	int code;
 
 	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(addr), plen);
+	if ((code = check_iface(o, cidr, ifname, err, errlen)) != 0)
+		return code;
+	/* a /10 is 4 million addresses: one command, no second thought */
+	if (plen < PUB_RUNTIME_PLEN && !force) {
+		snprintf(err, errlen, "%s: %" PRIu64 " addresses, more than a /%d: publish "
+		    "it in the configuration, or again with --force", cidr,
+		    (uint64_t)1 << (32 - plen), PUB_RUNTIME_PLEN);
+		return EX_DATAERR;
+	}
 	if (pub_runtime_make(&e, ntohl(addr), plen, ifname, &why) == -1) {
 		snprintf(err, errlen, "%s: %s", cidr, why);
 		return EX_USAGE;
 	}
-	/* an address an interface holds is never published (lo's included) */
+	/* an address an interface holds is never published (lo's included),
+	 * nor a subnet's broadcast address */
 	h.set = &e.set;
 	if (tbl_iface_each(o->d.tbl, held_cb, &h) != 0) {
-		snprintf(err, errlen, "%s: %s is an address of %s", cidr, log_ip(h.addr),
-		    h.ifname);
+		if (h.bcast != NULL)
+			snprintf(err, errlen, "%s: %s is the broadcast address of %s/%u on %s",
+			    cidr, log_ip(h.addr), log_ip(h.bcast->addr), h.bcast->plen,
+			    h.ifname);
+		else
+			snprintf(err, errlen, "%s: %s is an address of %s", cidr,
+			    log_ip(h.addr), h.ifname);
 		rng_clear(&e.set);
 		return EX_DATAERR;
 	}
@@ -172,7 +256,8 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, char
 		(void)pub_withdraw(o->pub, e.base, e.plen);
 		return EX_IOERR;
 	}
-	log_ctx(LOG_NOTICE, &lc, "published %s on %s", cidr, ifname);
+	log_ctx(LOG_NOTICE, &lc, "published %s on %s%s", cidr, ifname,
+	    pub_announced(pub_find(o->pub, addr)) ? "" : " (too many addresses to announce)");
 	if (o->d.anr != NULL)
 		anr_entry(o->d.anr, pub_find(o->pub, addr));
 	return 0;
@@ -183,12 +268,24 @@ pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errle
 {
 	struct log_ctx lc = { MSGID_PUBLISH, NULL, addr, 0, NULL };
 	char cidr[INET_ADDRSTRLEN + 4];
+	const struct pub_entry *e;
 
 	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(addr), plen);
 	/* gone from the set first: never answered once this returns */
 	if (pub_withdraw(o->pub, ntohl(addr), plen) == 0) {
-		snprintf(err, errlen, "%s: not published by arpownctl publish", cidr);
-		return EX_DATAERR;
+		if ((e = pub_find(o->pub, addr)) == NULL) {
+			snprintf(err, errlen, "%s: not published", cidr);
+			return EX_DATAERR;
+		}
+		/* still answered: say by what, and how to stop it */
+		if (e->runtime)
+			snprintf(err, errlen, "%s: not an entry of its own: %s is inside "
+			    "%s/%u, published by arpownctl publish on %s; withdraw that",
+			    cidr, log_ip(addr), log_ip(htonl(e->base)), e->plen, e->ifglob);
+		else
+			snprintf(err, errlen, "%s: not an entry of its own: %s is inside "
+			    "[publish %s] of the configuration", cidr, log_ip(addr), e->label);
+		return EX_NOINPUT;
 	}
 	log_ctx(LOG_NOTICE, &lc, "withdrew %s", cidr);
 	if (save(o, o->pub) == -1) {

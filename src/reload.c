@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <ev.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -93,6 +94,81 @@ rld_load_conf(const char *path, bool explicit_path, conf_err_fn *err)
 	return c;
 }
 
+/* The interface names that exist now, space-separated, into buf. */
+static void
+iface_names(struct if_nameindex *ni, char *buf, size_t len)
+{
+	size_t o = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (; ni != NULL && ni->if_index != 0 && o < len; ni++) {
+		w = snprintf(buf + o, len - o, "%s%s", o ? " " : "", ni->if_name);
+		if (w < 0 || (size_t)w >= len - o) {
+			if (len > 4)
+				memcpy(buf + len - 4, "...", 4);
+			return;
+		}
+		o += (size_t)w;
+	}
+}
+
+/* Does glob match an interface of ni? */
+static bool
+matches(struct if_nameindex *ni, const char *glob)
+{
+	for (; ni != NULL && ni->if_index != 0; ni++)
+		if (fnmatch(glob, ni->if_name, 0) == 0)
+			return true;
+	return false;
+}
+
+/* One warning about glob, in what (e.g. "[global] interfaces"). */
+static void
+lint_glob(const struct conf *c, struct if_nameindex *ni, const char *what, const char *glob,
+    const char *names, conf_err_fn *warn, void *arg)
+{
+	char msg[768];
+
+	if (strchr(glob, ',') != NULL && !matches(ni, glob))
+		snprintf(msg, sizeof(msg), "%s: %s: \"%s\" matches no interface: a list "
+		    "is separated by spaces, not commas", c->path, what, glob);
+	else if (!matches(ni, glob))
+		snprintf(msg, sizeof(msg), "%s: %s: \"%s\" matches no interface now "
+		    "(there are: %s); one that comes later is managed then", c->path, what,
+		    glob, names);
+	else
+		return;
+	warn(arg, msg);
+}
+
+void
+rld_lint(const struct conf *c, conf_err_fn *warn, void *arg)
+{
+	struct if_nameindex *ni;
+	char names[512], what[160];
+	size_t i, j;
+
+	if (c->path == NULL || (ni = if_nameindex()) == NULL)
+		return;
+	iface_names(ni, names, sizeof(names));
+	for (i = 0; i < c->nifaces; i++)
+		if (!c->ifaces[i].neg)
+			lint_glob(c, ni, "[global] interfaces", c->ifaces[i].pat, names, warn, arg);
+	for (i = 0; i < c->nsections; i++) {
+		snprintf(what, sizeof(what), "[interface %s] match", c->sections[i].label);
+		for (j = 0; j < c->sections[i].nmatch; j++)
+			if (!c->sections[i].match[j].neg)
+				lint_glob(c, ni, what, c->sections[i].match[j].pat, names, warn,
+				    arg);
+	}
+	for (i = 0; i < c->npubs; i++) {
+		snprintf(what, sizeof(what), "[publish %s] interface", c->pubs[i].label);
+		lint_glob(c, ni, what, c->pubs[i].ifglob, names, warn, arg);
+	}
+	if_freenameindex(ni);
+}
+
 void
 rld_capture(struct cap *cap, const struct conf *c)
 {
@@ -128,6 +204,7 @@ rld_times(const struct rld *r, double *loaded, double *failed)
 /* Where a configuration's errors go: the log, and a control client's reply. */
 struct sink {
 	FILE		*out;		/* NULL: the log alone */
+	FILE		*warn;		/* warnings for the client, a line each, or NULL */
 	const char	*read_as;	/* the memfd's path, named in conf_load's messages */
 	const char	*path;		/* the file it is a copy of */
 };
@@ -149,6 +226,23 @@ sink_err(void *arg, const char *msg)
 	log_conf_err(NULL, msg);
 	if (k->out != NULL)
 		fprintf(k->out, "%s\n", msg);
+}
+
+/* A warning about the new configuration: the log, and the client's reply. */
+static void
+sink_warn(void *arg, const char *msg)
+{
+	const struct sink *k = arg;
+
+	log_ctx(LOG_WARNING, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL }, "%s", msg);
+	if (k != NULL && k->warn != NULL)
+		fprintf(k->warn, "%s\n", msg);
+}
+
+void
+rld_lint_log(const struct conf *c)
+{
+	rld_lint(c, sink_warn, NULL);
 }
 
 /* The new configuration from fd (a copy of our own, read through /proc:
@@ -218,10 +312,10 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 }
 
 int
-rld_reload(struct rld *r, int fd, FILE *out)
+rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
-	struct sink k = { out, "", r->d.path };
+	struct sink k = { out, warn, "", r->d.path };
 	struct conf *nc;
 	struct pub *np = NULL;
 
@@ -255,8 +349,10 @@ rld_reload(struct rld *r, int fd, FILE *out)
 				    r->d.path, (unsigned)geteuid());
 		}
 		r->failed = ev_time();
-	} else
+	} else {
+		rld_lint(nc, sink_warn, &k);
 		swap_in(r, nc, np);
+	}
 	if (r->d.status != NULL)
 		r->d.status(r->d.status_arg);
 	notify_send("READY=1");

@@ -186,6 +186,8 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 	jw_arr(&w, "interfaces", true);
 	for (i = 0; i < n; i++) {
 		ifp = ifs[i];
+		if (v->only != NULL && strcmp(ifp->name, v->only) != 0)
+			continue;
 		o = v->orig != NULL ? v->orig(v->orig_arg, ifp->ifindex) : NULL;
 		jw_obj(&w, NULL, false);
 		name(&w, "name", ifp);
@@ -277,7 +279,8 @@ rpt_counters(const struct rpt_view *v, FILE *f)
 	jw_int(&w, "schema", RPT_SCHEMA);
 	jw_arr(&w, "interfaces", true);
 	for (i = 0; i < n; i++)
-		counts(&w, NULL, ifs[i], ifs[i]->stats);
+		if (v->only == NULL || strcmp(ifs[i]->name, v->only) == 0)
+			counts(&w, NULL, ifs[i], ifs[i]->stats);
 	jw_end(&w);
 	counts(&w, "all", NULL, &v->st->all);
 	jw_obj(&w, "daemon", false);
@@ -379,6 +382,8 @@ rpt_published(const struct rpt_view *v, FILE *f)
 	jw_arr(&w, "published", true);
 	for (i = 0; v->pub != NULL && i < pub_count(v->pub); i++) {
 		e = pub_at(v->pub, i);
+		if (v->only_addr != 0 && !rng_has(&e->set, v->only_addr))
+			continue;
 		jw_obj(&w, NULL, false);
 		jw_strn(&w, "label", e->label, strnlen(e->label, sizeof(e->label)));
 		jw_bool(&w, "runtime", e->runtime);

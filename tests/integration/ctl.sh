@@ -106,10 +106,13 @@ expect_eq "$(usr1 status $((m - 1)) '^[{]"schema"' '^[]][}]$' | jq_py "d['pid'],
 	"SIGUSR1 logs the status document"
 
 # reload: accepted, as root with the file passed; refused with the errors
-js=$(ctl --json reload) || fail "reload: exit $?"
+js=$(ctl --json reload -c "$CONF") || fail "reload: exit $?"
 expect_eq "$(jq_py "d['reloaded'], d['config'] == '$CONF', d['passed']" <<<"$js")" "(True, True, True)" \
-	"reload as root: accepted, the file passed over the socket"
-expect_eq "$(ctl reload)" "reloaded $CONF" "reload in words"
+	"reload -c FILE as root: accepted, the file passed over the socket"
+js=$(ctl reload --json) || fail "reload: exit $?"
+expect_eq "$(jq_py "d['reloaded'], d['passed']" <<<"$js")" "(True, False)" \
+	"reload as root without -c: arpownctl's own default path is not there, nothing passed"
+expect_eq "$(ctl reload -c "$CONF")" "reloaded $CONF" "reload in words"
 printf '[global]\nmode = bogus\nlearn = maybe\n' >"$CONF"
 rc=0
 ctl reload >"$TMPDIR_T/reload.out" 2>&1 || rc=$?
@@ -127,7 +130,7 @@ pass "status shows when a reload was refused"
 write_conf "[global]
 mode = subnet"
 chmod 600 "$CONF"
-expect_eq "$(ctl reload)" "reloaded $CONF" "a 0600 file: root's reload passes it and it is taken"
+expect_eq "$(ctl reload -c "$CONF")" "reloaded $CONF" "a 0600 file: root's reload passes it and it is taken"
 expect_eq "$(ctl_get status "d['mode']")" subnet "and its mode is in force"
 rc=0
 setpriv --reuid=65534 --regid="$(stat -c %g "$ARPOWND_STATE_DIR/control")" --clear-groups "$ARPOWNCTL" --state-dir "$ARPOWND_STATE_DIR" reload \

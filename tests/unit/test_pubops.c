@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "conf.h"
+#include "policy.h"
 #include "pubops.h"
 #include "state.h"
 #include "table.h"
@@ -52,7 +53,17 @@ setup(void **state)
 	f->tbl = tbl_new();
 	assert_non_null(tbl_iface_add(f->tbl, 2));
 	snprintf(tbl_iface(f->tbl, 2)->name, IF_NAMESIZE, "eth0");
+	tbl_iface(f->tbl, 2)->managed = true;
+	tbl_iface(f->tbl, 2)->mode = POL_OWNER;
 	assert_int_equal(tbl_addr_add(f->tbl, 2, ip("10.0.0.1"), ip("10.0.0.1"), 24), 1);
+	assert_non_null(tbl_iface_add(f->tbl, 3));
+	snprintf(tbl_iface(f->tbl, 3)->name, IF_NAMESIZE, "eth1");
+	tbl_iface(f->tbl, 3)->managed = true;
+	tbl_iface(f->tbl, 3)->mode = POL_MONITOR;
+	assert_non_null(tbl_iface_add(f->tbl, 4));
+	snprintf(tbl_iface(f->tbl, 4)->name, IF_NAMESIZE, "eth[0]");
+	tbl_iface(f->tbl, 4)->managed = true;
+	tbl_iface(f->tbl, 4)->mode = POL_SUBNET;
 	f->pub = pub_new();
 	d = (struct pop_deps){ f->tbl, f->sd, NULL };
 	f->pop = pop_new(&d, f->pub);
@@ -93,7 +104,7 @@ test_publish_withdraw(void **state)
 	struct fx *f = *state;
 	char err[320], *s;
 
-	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", err, sizeof(err)),
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", false, err, sizeof(err)),
 	    0);
 	assert_non_null(pub_lookup(f->pub, ip("10.0.0.50"), "eth0"));
 	assert_null(pub_lookup(f->pub, ip("10.0.0.50"), "eth1"));
@@ -101,11 +112,11 @@ test_publish_withdraw(void **state)
 	assert_string_equal(s, "10.0.0.48/29 eth0\n");
 	free(s);
 	/* an overlap names who holds it */
-	assert_int_equal(pop_publish(f->pop, ip("10.0.0.50"), 32, "eth0", err, sizeof(err)),
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.50"), 32, "eth0", false, err, sizeof(err)),
 	    EX_DATAERR);
 	assert_non_null(strstr(err, "10.0.0.50 is published by arpownctl publish already"));
 	/* an interface's own address, never */
-	assert_int_equal(pop_publish(f->pop, ip("10.0.0.0"), 30, "eth0", err, sizeof(err)),
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.0"), 30, "eth0", false, err, sizeof(err)),
 	    EX_DATAERR);
 	assert_non_null(strstr(err, "10.0.0.1 is an address of eth0"));
 	/* withdraw: not answered once it returns, and not kept */
@@ -116,7 +127,59 @@ test_publish_withdraw(void **state)
 	free(s);
 	assert_int_equal(pop_withdraw(f->pop, ip("10.0.0.48"), 29, err, sizeof(err)),
 	    EX_DATAERR);
-	assert_non_null(strstr(err, "not published by arpownctl publish"));
+	assert_non_null(strstr(err, "10.0.0.48/29: not published"));
+}
+
+/* Every refusal of the list, with its code and what it says. */
+static void
+test_refusals(void **state)
+{
+	static const struct {
+		const char	*cidr, *ifname;
+		uint8_t		 plen;
+		bool		 force;
+		int		 code;
+		const char	*says;
+	} v[] = {
+		{ "10.0.0.50", "*", 32, false, EX_DATAERR, "*: no such interface (the name is "
+		    "taken literally, never as a pattern); arpownd answers on: eth0 eth[0]" },
+		{ "10.1.0.77", "eth[0-9]", 32, false, EX_DATAERR, "no such interface" },
+		{ "10.0.0.51", "eht0", 32, false, EX_DATAERR, "eht0: no such interface" },
+		{ "10.0.0.52", "eth1", 32, false, EX_DATAERR, "eth1: in mode monitor, where "
+		    "arpownd does not answer" },
+		{ "10.0.0.255", "eth0", 32, false, EX_DATAERR, "10.0.0.255 is the broadcast "
+		    "address of 10.0.0.1/24 on eth0" },
+		{ "10.0.0.128", "eth0", 25, false, EX_DATAERR, "10.0.0.255 is the broadcast" },
+		{ "10.64.0.0", "eth0", 10, false, EX_DATAERR, "4194304 addresses, more than a "
+		    "/16: publish it in the configuration, or again with --force" },
+	};
+	struct fx *f = *state;
+	char err[320];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		err[0] = '\0';
+		if (pop_publish(f->pop, ip(v[i].cidr), v[i].plen, v[i].ifname, v[i].force, err,
+		    sizeof(err)) != v[i].code || strstr(err, v[i].says) == NULL)
+			fail_msg("publish %s/%u %s: got \"%s\"", v[i].cidr, v[i].plen, v[i].ifname,
+			    err);
+	}
+	assert_int_equal(pub_count(f->pub), 0);
+	/* a name with pattern characters, taken literally, is fine */
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.60"), 32, "eth[0]", false, err,
+	    sizeof(err)), 0);
+	assert_non_null(pub_lookup(f->pub, ip("10.0.0.60"), "eth[0]"));
+	assert_null(pub_lookup(f->pub, ip("10.0.0.60"), "eth0"));
+	/* with --force a /10 is taken, and not announced */
+	assert_int_equal(pop_publish(f->pop, ip("10.64.0.0"), 10, "eth0", true, err,
+	    sizeof(err)), 0);
+	assert_false(pub_announced(pub_find(f->pub, ip("10.64.0.1"))));
+	/* withdrawing an address inside a published range says so */
+	assert_int_equal(pop_withdraw(f->pop, ip("10.64.1.2"), 32, err, sizeof(err)),
+	    EX_NOINPUT);
+	assert_non_null(strstr(err, "10.64.1.2 is inside 10.64.0.0/10, published by "
+	    "arpownctl publish on eth0"));
+	assert_non_null(pub_find(f->pub, ip("10.64.1.2")));
 }
 
 static void
@@ -129,9 +192,9 @@ test_restart_builds_saved(void **state)
 	struct pop *o;
 	char err[320], *s;
 
-	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", err, sizeof(err)),
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", false, err, sizeof(err)),
 	    0);
-	assert_int_equal(pop_publish(f->pop, ip("10.0.1.7"), 32, "eth0", err, sizeof(err)), 0);
+	assert_int_equal(pop_publish(f->pop, ip("10.0.1.7"), 32, "eth0", false, err, sizeof(err)), 0);
 	/* a new start reads them back */
 	o = pop_new(&d, NULL);
 	p = pop_build(o, c, NULL);
@@ -171,6 +234,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_publish_withdraw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restart_builds_saved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,7 +231,7 @@ test_good_reload_tells_everyone(void **state)
 	    "announce_count = 1\n"
 	    "[interface uplink]\nmatch = eth1\nmode = subnet\n"
 	    "[publish web]\naddresses = 10.0.0.48/29\ninterface = eth0\n");
-	assert_int_equal(rld_reload(f->rld, -1, out), 0);
+	assert_int_equal(rld_reload(f->rld, -1, out, NULL), 0);
 	fclose(out);
 	free(body);
 	assert_ptr_not_equal(f->conf, old);
@@ -262,7 +262,7 @@ test_bad_reload_changes_nothing(void **state)
 	FILE *out = open_memstream(&body, &len);
 
 	write_file(f->path, "[global]\nmode = subnett\n");
-	assert_int_equal(rld_reload(f->rld, -1, out), EX_CONFIG);
+	assert_int_equal(rld_reload(f->rld, -1, out, NULL), EX_CONFIG);
 	fclose(out);
 	assert_non_null(strstr(body, "not reloaded, the running configuration stays"));
 	assert_non_null(strstr(body, f->path));
@@ -282,10 +282,10 @@ test_overlap_with_runtime_refused(void **state)
 	const struct conf *old = f->conf;
 	char err[320];
 
-	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", err, sizeof(err)), 0);
+	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", false, err, sizeof(err)), 0);
 	write_file(f->path, "[global]\nuser = root\n"
 	    "[publish web]\naddresses = 10.0.0.50\ninterface = eth0\n");
-	assert_int_equal(rld_reload(f->rld, -1, NULL), EX_CONFIG);
+	assert_int_equal(rld_reload(f->rld, -1, NULL, NULL), EX_CONFIG);
 	assert_ptr_equal(f->conf, old);
 	assert_true(pub_find(f->pub, ip("10.0.0.50"))->runtime);
 }
