@@ -14,7 +14,7 @@
 #include "stats.h"
 #include "table.h"
 
-#define RPT_SCHEMA	1	/* the JSON schema's version, in every document */
+#define RPT_SCHEMA	2	/* the JSON schema's version, in every document */
 
 /* A snapshot the daemon fills in; times are CLOCK_REALTIME seconds. */
 struct rpt_view {

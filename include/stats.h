@@ -6,17 +6,31 @@
 #include "arp.h"
 #include "policy.h"
 
-/* Counted for the interface a frame arrived on (or sent from). */
+/*
+ * Counted for the interface a frame arrived on (or sent from).  They add
+ * up: every frame received is one of invalid, an announcement heard, a
+ * reply heard, a request decided (verdict) or a request watched in monitor
+ * mode; and verdict[POL_ANSWER] = replies + limited_sender + limited_total.
+ */
 struct stats_if {
 	unsigned long long	received;		/* ARP frames seen */
-	unsigned long long	refused[ARP_NREASONS];	/* by validation; [ARP_OK] unused */
-	unsigned long long	verdict[POL_NVERDICTS];	/* decisions on valid requests */
+	unsigned long long	invalid[ARP_NREASONS];	/* malformed, or not for us to
+							 * look at ([ARP_NOT_REQUEST]:
+							 * an op other than 1 or 2);
+							 * [ARP_OK], [ARP_GRATUITOUS]
+							 * unused */
+	unsigned long long	announcements_heard;	/* gratuitous ARP (sender =
+							 * target), ours or others' */
+	unsigned long long	replies_heard;		/* other ARP replies */
+	unsigned long long	verdict[POL_NVERDICTS];	/* decisions on valid requests
+							 * (not in monitor mode) */
 	unsigned long long	replies;		/* replies sent */
 	unsigned long long	limited_sender;		/* answer refused by sender_rate */
 	unsigned long long	limited_total;		/* answer refused by total_rate */
 	unsigned long long	announcements;		/* announcement frames sent */
 	unsigned long long	conflicts;		/* foreign claims on our addresses */
 	unsigned long long	defences;		/* announcements sent in defence */
+	unsigned long long	monitored;		/* monitor: valid requests watched */
 	unsigned long long	would_refuse[POL_NVERDICTS];	/* monitor: the kernel
 							 * answered, the policy would not */
 };

@@ -6,6 +6,7 @@
  * that claims one of our addresses goes to the conflict tracker. */
 #include "config.h"
 
+#include <net/if_arp.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -170,17 +171,24 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 	is = if_stats(in);
 	COUNT(a, is, received);
 	if (why != ARP_OK) {
-		COUNT(a, is, refused[why]);
 		/* announcements and replies are not answered, but one that
 		 * claims an address of ours is a conflict */
+		bool reply = why == ARP_NOT_REQUEST && req.op == ARPOP_REPLY;
+
+		if (why == ARP_GRATUITOUS || (reply && req.sip == req.tip))
+			COUNT(a, is, announcements_heard);
+		else if (reply)
+			COUNT(a, is, replies_heard);
+		else
+			COUNT(a, is, invalid[why]);	/* an op 3..: not_request */
 		if (in != NULL && (why == ARP_GRATUITOUS || why == ARP_NOT_REQUEST) &&
 		    req.op != 0)
 			claim(a, &req, in);
 		return;
 	}
 	v = pol_decide(a->d.tbl, a->pub, &req, &res);
-	COUNT(a, is, verdict[v]);
 	if (in != NULL && in->managed && in->mode == POL_MONITOR) {
+		COUNT(a, is, monitored);
 		/* the kernel answered; would arpownd (owner mode) have? */
 		if (v != POL_ANSWER && pol_kernel_answers(a->d.tbl, &req, in->arp_ignore)) {
 			COUNT(a, is, would_refuse[v]);
@@ -190,6 +198,7 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 			claim(a, &req, in);
 		return;
 	}
+	COUNT(a, is, verdict[v]);
 	switch (v) {
 	case POL_ANSWER:
 		answer(a, &req, &res, is);

@@ -198,8 +198,15 @@ show_status(json_object *o)
 		printf(" (a reload was refused %s)", when(c, cfg, "last_reload_failure_at"));
 	putchar('\n');
 	free(sp);
-	printf("interfaces:    %lld managed of %lld, %lld addresses\n",
-	    num(o, "interfaces_managed"), num(o, "interfaces_known"), num(o, "addresses"));
+	printf("interfaces:    answering on %lld of %lld, %lld addresses",
+	    num(o, "interfaces_answering"), num(o, "interfaces_known"), num(o, "addresses"));
+	if (num(o, "interfaces_monitor") > 0)
+		printf("; %lld in monitor mode (the kernel answers there)",
+		    num(o, "interfaces_monitor"));
+	putchar('\n');
+	if (num(o, "published_entries") > 0)
+		printf("published:     %lld addresses in %lld entries\n",
+		    num(o, "published_addresses"), num(o, "published_entries"));
 	if (m == NULL || json_object_array_length(m) == 0)
 		return;
 	putchar('\n');
@@ -279,14 +286,17 @@ static void
 counter_row(struct table *t, const char *name, json_object *e)
 {
 	json_object *rl = get(e, "rate_limited"), *vd = get(e, "verdicts");
-	char a[32], b[32], c[32], d[32], f[32], g[32], h[32];
+	char a[32], b[32], c[32], d[32], f[32], g[32], h[32], k[32], m[32];
 
-	row(t, name, fmt(a, num(e, "received")), fmt(b, num(e, "answered")),
-	    fmt(c, sum(get(e, "refused"))),
+	row(t, name, str(e, "mode") ? str(e, "mode") : "", fmt(a, num(e, "received")),
+	    fmt(b, num(e, "replies")),
 	    fmt(d, sum(vd) - num(vd, "answered")),
 	    fmt(f, num(rl, "sender") + num(rl, "total")),
+	    fmt(c, sum(get(e, "invalid"))),
+	    fmt(k, num(e, "announcements_heard") + num(e, "replies_heard")),
 	    fmt(g, num(e, "conflicts")),
-	    fmt(h, num(e, "announcements")));
+	    fmt(h, num(e, "announcements")),
+	    fmt(m, num(e, "monitored")));
 }
 
 /* The reasons and verdicts that counted something, one row each. */
@@ -294,7 +304,7 @@ static void
 detail_rows(struct table *t, const char *name, json_object *e)
 {
 	static const char *const kinds[][2] = {
-		{ "refused", "invalid" }, { "verdicts", "not answered" },
+		{ "invalid", "invalid" }, { "verdicts", "not answered" },
 		{ "would_refuse", "would refuse" }, { "rate_limited", "rate-limited" },
 	};
 	char a[32];
@@ -314,11 +324,11 @@ static void
 show_counters(json_object *o)
 {
 	json_object *v = get(o, "interfaces"), *all = get(o, "all"), *dm = get(o, "daemon");
-	struct table t = { 8, 0, 0, NULL };
+	struct table t = { 11, 0, 0, NULL };
 	size_t i;
 
-	row(&t, "INTERFACE", "RECEIVED", "ANSWERED", "INVALID", "NOT-ANSWERED",
-	    "RATE-LIMITED", "CONFLICTS", "ANNOUNCED");
+	row(&t, "INTERFACE", "MODE", "RECEIVED", "REPLIES", "REFUSED", "RATE-LIMITED",
+	    "INVALID", "HEARD", "CONFLICTS", "ANNOUNCED", "MONITORED");
 	for (i = 0; v != NULL && i < json_object_array_length(v); i++)
 		counter_row(&t, str(json_object_array_get_idx(v, i), "name"),
 		    json_object_array_get_idx(v, i));

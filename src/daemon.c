@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <ev.h>
 #include <signal.h>
 #include <stddef.h>
@@ -33,6 +34,7 @@
 #include "msgid.h"
 #include "notes.h"
 #include "notify.h"
+#include "policy.h"
 #include "priv.h"
 #include "pubops.h"
 #include "reload.h"
@@ -60,6 +62,10 @@ static const int handled[] = {
 	SIGPROF, SIGIO, SIGXCPU, SIGPWR,
 };
 #define NSIGNALS	(sizeof(handled) / sizeof(handled[0]))
+
+struct tally {
+	size_t	answering, monitor, addrs;
+};
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -90,7 +96,8 @@ struct daemon {
 	struct cmd		*cmd;
 	/* STATUS= as last sent */
 	bool			 status_sent;
-	size_t			 status_ifaces, status_addrs;
+	struct tally		 status;
+	uint64_t		 status_pub;
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
@@ -110,38 +117,51 @@ handled_set(sigset_t *set)
 		sigaddset(set, handled[i]);
 }
 
-struct tally {
-	size_t	ifaces, addrs;
-};
-
 static int
 tally_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct tally *t = arg;
 
-	if (ifp->managed) {
-		t->ifaces++;
+	if (!ifp->managed)
+		return 0;
+	if (pol_answers(ifp->mode)) {
+		t->answering++;
 		t->addrs += ifp->naddrs;
-	}
+	} else if (ifp->mode == POL_MONITOR)
+		t->monitor++;
 	return 0;
 }
 
 /* STATUS= for systemctl status, sent when it changed: not a datagram
- * per netlink wake-up. */
+ * per netlink wake-up.  Monitor mode is named apart: arpownd answers
+ * nothing there, and a host left in it must not look protected. */
 static void
 report_status(void *arg)
 {
 	struct daemon *d = arg;
-	struct tally t = { 0, 0 };
+	struct tally t = { 0, 0, 0 };
+	char mon[96] = "", pub[64] = "";
+	uint64_t published = 0;
+	size_t i;
 
 	tbl_iface_each(d->tbl, tally_cb, &t);
-	if (d->status_sent && t.ifaces == d->status_ifaces && t.addrs == d->status_addrs)
+	for (i = 0; d->pub != NULL && i < pub_count(d->pub); i++)
+		published += rng_count(&pub_at(d->pub, i)->set);
+	if (d->status_sent && t.answering == d->status.answering &&
+	    t.monitor == d->status.monitor && t.addrs == d->status.addrs &&
+	    published == d->status_pub)
 		return;
 	d->status_sent = true;
-	d->status_ifaces = t.ifaces;
-	d->status_addrs = t.addrs;
-	notify_send("STATUS=answering ARP on %zu interfaces for %zu addresses",
-	    t.ifaces, t.addrs);
+	d->status = t;
+	d->status_pub = published;
+	if (t.monitor > 0)
+		snprintf(mon, sizeof(mon), "; %zu in monitor mode (the kernel answers "
+		    "there)", t.monitor);
+	if (published > 0)
+		snprintf(pub, sizeof(pub), "; %" PRIu64 " published", published);
+	notify_send("STATUS=answering ARP on %zu interface%s for %zu address%s%s%s",
+	    t.answering, t.answering == 1 ? "" : "s", t.addrs, t.addrs == 1 ? "" : "es",
+	    mon, pub);
 }
 
 static const struct state_orig *
@@ -505,14 +525,17 @@ stop(struct daemon *d)
 	struct log_ctx lc = { MSGID_STOP, NULL, 0, 0, NULL };
 	size_t left;
 
-	notify_send("STOPPING=1");
+	notify_send("STOPPING=1\nSTATUS=stopping: giving the interfaces back to the kernel");
 	ctl_close(d->ctl);
 	d->ctl = NULL;
 	/* restore first, then answer what the capture holds, then close it:
 	 * never deaf; every record, managed or not, whose interface exists */
-	if ((left = stop_restore(d)) == 0)
+	if ((left = stop_restore(d)) == 0) {
 		log_ctx(LOG_NOTICE, &lc, "stopped; every sysctl restored");
-	else {
+		notify_send("STATUS=stopped; every sysctl restored, the kernel answers ARP");
+	} else {
+		notify_send("STATUS=stopped; %zu interfaces could not be restored: run "
+		    "arpownd --restore", left);
 		log_ctx(LOG_ERR, &lc, "stopped; %zu interfaces could not be restored (each "
 		    "named above), run arpownd --restore", left);
 		d->exit_code = EX_OSERR;

@@ -2,7 +2,9 @@
  * (version 0.0.4, what node_exporter's textfile collector and promtool
  * read): one function renders them, for arpownctl metrics and for the
  * file the daemon rewrites every metrics_interval.  Per-interface series
- * exist for the interfaces that are managed or have counted something. */
+ * (about eight each) exist for the interfaces that are managed or have
+ * counted something, and are what an operator alerts on; the reasons
+ * behind them are series of all interfaces together. */
 #include "config.h"
 
 #include <sys/stat.h>
@@ -17,6 +19,7 @@
 #include "jsonw.h"
 #include "metrics.h"
 #include "policy.h"
+#include "publish.h"
 
 void
 met_label_escape(FILE *f, const char *s, size_t len)
@@ -74,15 +77,41 @@ stats_of(const struct tbl_iface *ifp)
 }
 
 /* Which counter of an interface's a series shows. */
-typedef const unsigned long long *field_fn(const struct stats_if *s);
+typedef unsigned long long field_fn(const struct stats_if *s);
 
-static const unsigned long long *f_received(const struct stats_if *s) { return &s->received; }
-static const unsigned long long *f_replies(const struct stats_if *s) { return &s->replies; }
-static const unsigned long long *f_announce(const struct stats_if *s) { return &s->announcements; }
-static const unsigned long long *f_conflicts(const struct stats_if *s) { return &s->conflicts; }
-static const unsigned long long *f_defences(const struct stats_if *s) { return &s->defences; }
-static const unsigned long long *f_verdict(const struct stats_if *s) { return s->verdict; }
-static const unsigned long long *f_would(const struct stats_if *s) { return s->would_refuse; }
+static unsigned long long f_received(const struct stats_if *s) { return s->received; }
+static unsigned long long f_replies(const struct stats_if *s) { return s->replies; }
+static unsigned long long f_announce(const struct stats_if *s) { return s->announcements; }
+static unsigned long long f_conflicts(const struct stats_if *s) { return s->conflicts; }
+
+/* Requests decided and not answered: every verdict but answered. */
+static unsigned long long
+f_refused(const struct stats_if *s)
+{
+	unsigned long long n = 0;
+	int i;
+
+	for (i = POL_ANSWER + 1; i < POL_NVERDICTS; i++)
+		n += s->verdict[i];
+	return n;
+}
+
+static unsigned long long
+f_limited(const struct stats_if *s)
+{
+	return s->limited_sender + s->limited_total;
+}
+
+static unsigned long long
+f_would(const struct stats_if *s)
+{
+	unsigned long long n = 0;
+	int i;
+
+	for (i = POL_ANSWER + 1; i < POL_NVERDICTS; i++)
+		n += s->would_refuse[i];
+	return n;
+}
 
 /* A counter with the interface as its only label. */
 static void
@@ -97,30 +126,7 @@ per_iface(FILE *f, struct tbl_iface **ifs, size_t n, const char *name,
 			continue;
 		fprintf(f, "%s{", name);
 		iface_label(f, ifs[i]);
-		fprintf(f, "} %llu\n", *field(stats_of(ifs[i])));
-	}
-}
-
-/* A counter per interface and verdict, verdicts from first on. */
-static void
-per_verdict(FILE *f, struct tbl_iface **ifs, size_t n, const char *name,
-    const char *help, field_fn *field, int first)
-{
-	const unsigned long long *c;
-	size_t i;
-	int j;
-
-	head(f, name, "counter", help);
-	for (i = 0; i < n; i++) {
-		if (!shown(ifs[i]))
-			continue;
-		c = field(stats_of(ifs[i]));
-		for (j = first; j < POL_NVERDICTS; j++) {
-			fprintf(f, "%s{", name);
-			iface_label(f, ifs[i]);
-			fprintf(f, ",verdict=\"%s\"} %llu\n",
-			    pol_verdict_str((enum pol_verdict)j), c[j]);
-		}
+		fprintf(f, "} %llu\n", field(stats_of(ifs[i])));
 	}
 }
 
@@ -138,20 +144,53 @@ counter(FILE *f, const char *name, const char *help, unsigned long long v)
 	fprintf(f, "%s %llu\n", name, v);
 }
 
+/* What is configured: the modes, each interface's, the addresses. */
+static void
+config_series(const struct rpt_view *v, FILE *f, struct tbl_iface **ifs, size_t n)
+{
+	size_t i, by_mode[POL_NMODES] = { 0 }, addrs = 0;
+	uint64_t published = 0;
+	int m;
+
+	for (i = 0; i < n; i++) {
+		if (!ifs[i]->managed || ifs[i]->mode < 0 || ifs[i]->mode >= POL_NMODES)
+			continue;
+		by_mode[ifs[i]->mode]++;
+		if (pol_answers(ifs[i]->mode))
+			addrs += ifs[i]->naddrs;
+	}
+	head(f, "arpownd_interfaces", "gauge", "Interfaces arpownd manages, by mode: "
+	    "owner, subnet and system are answered by arpownd; monitor only watched "
+	    "(the kernel answers); off never answered");
+	for (m = 0; m < POL_NMODES; m++)
+		fprintf(f, "arpownd_interfaces{mode=\"%s\"} %zu\n",
+		    pol_mode_str((enum pol_mode)m), by_mode[m]);
+	head(f, "arpownd_interface_info", "gauge", "1 for each managed interface, "
+	    "with its mode");
+	for (i = 0; i < n; i++) {
+		if (!ifs[i]->managed)
+			continue;
+		fputs("arpownd_interface_info{", f);
+		iface_label(f, ifs[i]);
+		fprintf(f, ",mode=\"%s\"} 1\n", pol_mode_str(ifs[i]->mode));
+	}
+	gauge(f, "arpownd_addresses", "IPv4 address entries on the interfaces "
+	    "arpownd answers on", (double)addrs);
+	for (i = 0; v->pub != NULL && i < pub_count(v->pub); i++)
+		published += rng_count(&pub_at(v->pub, i)->set);
+	gauge(f, "arpownd_published_addresses", "Addresses published (configuration "
+	    "and runtime)", (double)published);
+}
+
 void
 met_render(const struct rpt_view *v, FILE *f)
 {
 	const struct stats *st = v->st;
 	struct tbl_iface **ifs;
-	size_t n, i, managed = 0, addrs = 0;
+	size_t n;
 	int j;
 
 	ifs = rpt_sorted(v->tbl, &n);
-	for (i = 0; i < n; i++)
-		if (ifs[i]->managed) {
-			managed++;
-			addrs += ifs[i]->naddrs;
-		}
 	gauge(f, "arpownd_up", "1 while arpownd runs; 0 in the file written at a "
 	    "clean stop", v->up ? 1 : 0);
 	head(f, "arpownd_build_info", "gauge", "The running version, as a label");
@@ -165,46 +204,46 @@ met_render(const struct rpt_view *v, FILE *f)
 	    v->reload_ok);
 	gauge(f, "arpownd_last_reload_successful", "0 when the last reload was "
 	    "refused, else 1", v->reload_failed > v->reload_ok ? 0 : 1);
-	gauge(f, "arpownd_managed_interfaces", "Interfaces arpownd answers for",
-	    (double)managed);
-	gauge(f, "arpownd_addresses", "IPv4 address entries on the managed "
-	    "interfaces", (double)addrs);
+	config_series(v, f, ifs, n);
 
+	/* per interface: what an operator alerts on */
 	per_iface(f, ifs, n, "arpownd_received_total", "ARP frames received, by "
 	    "arrival interface", f_received);
-	per_verdict(f, ifs, n, "arpownd_requests_total", "Valid ARP requests, by "
-	    "arrival interface and decision", f_verdict,
-	    POL_ANSWER);
 	per_iface(f, ifs, n, "arpownd_replies_total", "ARP replies sent",
 	    f_replies);
-	head(f, "arpownd_refused_total", "counter", "ARP frames not taken as "
-	    "requests, by arrival interface and reason");
-	for (i = 0; i < n; i++) {
-		if (!shown(ifs[i]))
-			continue;
-		for (j = ARP_OK + 1; j < ARP_NREASONS; j++) {
-			fputs("arpownd_refused_total{", f);
-			iface_label(f, ifs[i]);
-			fprintf(f, ",reason=\"%s\"} %llu\n", arp_reason_str((enum arp_reason)j),
-			    stats_of(ifs[i])->refused[j]);
-		}
-	}
+	per_iface(f, ifs, n, "arpownd_requests_refused_total", "Valid requests not "
+	    "answered (the reasons, for all interfaces: arpownd_requests_total)",
+	    f_refused);
+	per_iface(f, ifs, n, "arpownd_rate_limited_total", "Answers withheld by "
+	    "sender_rate or total_rate", f_limited);
 	per_iface(f, ifs, n, "arpownd_announcements_total", "Announcement "
 	    "(gratuitous ARP) frames sent", f_announce);
 	per_iface(f, ifs, n, "arpownd_conflicts_total", "Claims by another host on "
 	    "one of our addresses", f_conflicts);
-	per_iface(f, ifs, n, "arpownd_defences_total", "Announcements sent in "
-	    "defence of an address", f_defences);
-	per_verdict(f, ifs, n, "arpownd_would_refuse_total", "Monitor mode: "
-	    "requests the kernel answered that the policy would not",
-	    f_would, POL_ANSWER + 1);
+	per_iface(f, ifs, n, "arpownd_would_refuse_total", "Monitor mode: requests "
+	    "the kernel answered that owner mode would not", f_would);
 
-	head(f, "arpownd_rate_limited_total", "counter", "Answers withheld by "
-	    "sender_rate (kind=\"sender\") or total_rate (kind=\"total\")");
-	fprintf(f, "arpownd_rate_limited_total{kind=\"sender\"} %llu\n",
-	    st->all.limited_sender);
-	fprintf(f, "arpownd_rate_limited_total{kind=\"total\"} %llu\n",
-	    st->all.limited_total);
+	/* the reasons, for all interfaces together */
+	head(f, "arpownd_requests_total", "counter", "Valid ARP requests decided "
+	    "(not in monitor mode), by decision");
+	for (j = 0; j < POL_NVERDICTS; j++)
+		fprintf(f, "arpownd_requests_total{verdict=\"%s\"} %llu\n",
+		    pol_verdict_str((enum pol_verdict)j), st->all.verdict[j]);
+	head(f, "arpownd_invalid_total", "counter", "ARP frames malformed or not "
+	    "for us to look at, by reason");
+	for (j = ARP_OK + 1; j < ARP_NREASONS; j++)
+		if (j != ARP_GRATUITOUS)
+			fprintf(f, "arpownd_invalid_total{reason=\"%s\"} %llu\n",
+			    arp_reason_str((enum arp_reason)j), st->all.invalid[j]);
+	head(f, "arpownd_heard_total", "counter", "ARP frames that are not requests: "
+	    "announcements (gratuitous ARP, ours and others') and replies");
+	fprintf(f, "arpownd_heard_total{kind=\"announcement\"} %llu\n",
+	    st->all.announcements_heard);
+	fprintf(f, "arpownd_heard_total{kind=\"reply\"} %llu\n", st->all.replies_heard);
+	counter(f, "arpownd_monitored_total", "Monitor mode: valid requests watched",
+	    st->all.monitored);
+	counter(f, "arpownd_defences_total", "Announcements sent in defence of an "
+	    "address", st->all.defences);
 	counter(f, "arpownd_capture_drops_total", "Frames the kernel dropped "
 	    "because arpownd read too slowly", v->capture_drops);
 	counter(f, "arpownd_capture_errors_total", "Failed capture reads",

@@ -142,17 +142,17 @@ pol_kernel_answers(const struct tbl *t, const struct arp_req *req, int arp_ignor
 
 static const char *const verdict_names[POL_NVERDICTS] = {
 	[POL_ANSWER] = "answered",
-	[POL_UNKNOWN_IFACE] = "unknown-interface",
+	[POL_UNKNOWN_IFACE] = "unknown_interface",
 	[POL_UNMANAGED] = "unmanaged",
-	[POL_MODE_OFF] = "mode-off",
-	[POL_LINK_DOWN] = "link-down",
-	[POL_NOT_LOCAL] = "not-local",
-	[POL_OTHER_IFACE] = "other-interface",
-	[POL_NOT_SUBNET] = "not-subnet",
-	[POL_OWN_SENDER] = "own-sender",
+	[POL_MODE_OFF] = "mode_off",
+	[POL_LINK_DOWN] = "link_down",
+	[POL_NOT_LOCAL] = "not_local",
+	[POL_OTHER_IFACE] = "other_interface",
+	[POL_NOT_SUBNET] = "not_subnet",
+	[POL_OWN_SENDER] = "own_sender",
 	[POL_CONFLICT] = "conflict",
-	[POL_SENDER_DENIED] = "sender-denied",
-	[POL_PROBE_DENIED] = "probe-denied",
+	[POL_SENDER_DENIED] = "sender_denied",
+	[POL_PROBE_DENIED] = "probe_denied",
 };
 
 const char *

@@ -105,15 +105,23 @@ void
 rpt_status(const struct rpt_view *v, FILE *f)
 {
 	struct tbl_iface **ifs;
-	size_t n, i, managed = 0, addrs = 0;
+	size_t n, i, managed = 0, answering = 0, monitor = 0, addrs = 0;
+	uint64_t published = 0;
 	struct jw w;
 
 	ifs = rpt_sorted(v->tbl, &n);
-	for (i = 0; i < n; i++)
-		if (ifs[i]->managed) {
-			managed++;
+	for (i = 0; i < n; i++) {
+		if (!ifs[i]->managed)
+			continue;
+		managed++;
+		if (pol_answers(ifs[i]->mode)) {
+			answering++;
 			addrs += ifs[i]->naddrs;
-		}
+		} else if (ifs[i]->mode == POL_MONITOR)
+			monitor++;
+	}
+	for (i = 0; v->pub != NULL && i < pub_count(v->pub); i++)
+		published += rng_count(&pub_at(v->pub, i)->set);
 	jw_init(&w, f);
 	jw_obj(&w, NULL, false);
 	jw_int(&w, "schema", RPT_SCHEMA);
@@ -130,7 +138,11 @@ rpt_status(const struct rpt_view *v, FILE *f)
 	jw_end(&w);
 	jw_u64(&w, "interfaces_known", n);
 	jw_u64(&w, "interfaces_managed", managed);
+	jw_u64(&w, "interfaces_answering", answering);
+	jw_u64(&w, "interfaces_monitor", monitor);
 	jw_u64(&w, "addresses", addrs);
+	jw_u64(&w, "published_entries", v->pub != NULL ? pub_count(v->pub) : 0);
+	jw_u64(&w, "published_addresses", published);
 	jw_arr(&w, "managed", true);
 	for (i = 0; i < n; i++) {
 		if (!ifs[i]->managed)
@@ -233,12 +245,15 @@ verdicts(struct jw *w, const char *key, const unsigned long long *c, int from)
 	jw_end(w);
 }
 
-/* One interface's counters, or (ifp NULL) the daemon's in all. */
+/* One interface's counters, or (ifp NULL) the daemon's in all.  They add
+ * up (stats.h): received = invalid + announcements_heard + replies_heard
+ * + requests + monitored; requests.answered = replies + rate_limited. */
 static void
 counts(struct jw *w, const char *key, const struct tbl_iface *ifp,
     const struct stats_if *s)
 {
 	static const struct stats_if zero;
+	unsigned long long sum = 0;
 	int i;
 
 	if (s == NULL)
@@ -247,21 +262,29 @@ counts(struct jw *w, const char *key, const struct tbl_iface *ifp,
 	if (ifp != NULL) {
 		name(w, "name", ifp);
 		jw_int(w, "ifindex", ifp->ifindex);
+		jw_str(w, "mode", ifp->managed ? pol_mode_str(ifp->mode) : "unmanaged");
 	}
 	jw_u64(w, "received", s->received);
-	jw_u64(w, "answered", s->replies);
-	jw_obj(w, "refused", false);
+	jw_obj(w, "invalid", false);
 	for (i = ARP_OK + 1; i < ARP_NREASONS; i++)
-		jw_u64(w, arp_reason_str((enum arp_reason)i), s->refused[i]);
+		if (i != ARP_GRATUITOUS)
+			jw_u64(w, arp_reason_str((enum arp_reason)i), s->invalid[i]);
 	jw_end(w);
+	jw_u64(w, "announcements_heard", s->announcements_heard);
+	jw_u64(w, "replies_heard", s->replies_heard);
+	for (i = 0; i < POL_NVERDICTS; i++)
+		sum += s->verdict[i];
+	jw_u64(w, "requests", sum);
 	verdicts(w, "verdicts", s->verdict, POL_ANSWER);
+	jw_u64(w, "replies", s->replies);
 	jw_obj(w, "rate_limited", false);
 	jw_u64(w, "sender", s->limited_sender);
 	jw_u64(w, "total", s->limited_total);
 	jw_end(w);
-	jw_u64(w, "conflicts", s->conflicts);
 	jw_u64(w, "announcements", s->announcements);
+	jw_u64(w, "conflicts", s->conflicts);
 	jw_u64(w, "defences", s->defences);
+	jw_u64(w, "monitored", s->monitored);
 	verdicts(w, "would_refuse", s->would_refuse, POL_ANSWER + 1);
 	jw_end(w);
 }

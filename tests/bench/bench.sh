@@ -72,7 +72,7 @@ dcount() {
 		echo "- - -"
 		return
 	fi
-	ctl_get counters "'%d %d %d' % (d['all']['received'], d['all']['answered'], d['daemon']['capture_drops'])"
+	ctl_get counters "'%d %d %d' % (d['all']['received'], d['all']['replies'], d['daemon']['capture_drops'])"
 }
 vdrops() {
 	cat <(ns c cat /sys/class/net/cv/statistics/{tx,rx}_dropped) \

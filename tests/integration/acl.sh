@@ -26,12 +26,12 @@ expect_silence c c0 10.0.0.1 "a sender inside allow_senders but in deny_senders:
 expect_silence c c0 10.0.0.1 "allow_probes = no: an RFC 5227 probe is not answered" -s 0.0.0.0
 expect_reply c c0 10.0.0.2 "$MAC1" "eth1 has no lists: its own address answered to anyone" -s 10.0.0.200
 expect_reply c c0 10.0.0.2 "$MAC1" "and probes there too" -s 0.0.0.0
-sd=$(ctl_get counters "d['all']['verdicts']['sender-denied']")
-pd=$(ctl_get counters "d['all']['verdicts']['probe-denied']")
+sd=$(ctl_get counters "d['all']['verdicts']['sender_denied']")
+pd=$(ctl_get counters "d['all']['verdicts']['probe_denied']")
 [ "${sd:-0}" -ge 3 ] || fail "sender-denied counted ${sd:-0}, want at least 3"
 [ "${pd:-0}" -ge 1 ] || fail "probe-denied counted ${pd:-0}, want at least 1"
-pass "refusals counted by reason: sender-denied $sd, probe-denied $pd"
-grep -q 'not answering who-has 10.0.0.1 from 10.0.0.200: sender-denied' "$TMPDIR_T/arpownd.log" ||
+pass "refusals counted by reason: sender_denied $sd, probe_denied $pd"
+grep -q 'not answering who-has 10.0.0.1 from 10.0.0.200: sender_denied' "$TMPDIR_T/arpownd.log" ||
 	fail "the refusal is not logged at debug with its reason"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"

@@ -19,25 +19,25 @@ while IFS='|' read -r reason args tgt; do
 done <<'LIST'
 truncated|--truncate 30|
 truncated|--truncate 21|
-bad-hrd|--hrd 0x20|
-bad-pro|--pro 0x86dd|
-bad-hln|--hln 8|
-bad-pln|--pln 6|
-not-request|-o 2|
-not-request|-o 3|
-bad-sender-mac|-m ff:ff:ff:ff:ff:ff|
-bad-sender-mac|-m 01:00:5e:00:00:01|
-bad-sender-mac|-m 00:00:00:00:00:00|
-eth-src-mismatch|-e 02:aa:bb:cc:dd:ee|
-not-for-us|-E 02:11:22:33:44:55|
-martian-sender|-s 127.0.0.1|
-martian-sender|-s 224.0.0.1|
-martian-sender|-s 255.255.255.255|
-martian-sender|-s 0.0.0.1|
-bad-target||255.255.255.255
-bad-target||224.0.0.5
-bad-target||127.0.0.1
-bad-target||0.0.0.0
+bad_hrd|--hrd 0x20|
+bad_pro|--pro 0x86dd|
+bad_hln|--hln 8|
+bad_pln|--pln 6|
+reply|-o 2|
+not_request|-o 3|
+bad_sender_mac|-m ff:ff:ff:ff:ff:ff|
+bad_sender_mac|-m 01:00:5e:00:00:01|
+bad_sender_mac|-m 00:00:00:00:00:00|
+eth_src_mismatch|-e 02:aa:bb:cc:dd:ee|
+not_for_us|-E 02:11:22:33:44:55|
+martian_sender|-s 127.0.0.1|
+martian_sender|-s 224.0.0.1|
+martian_sender|-s 255.255.255.255|
+martian_sender|-s 0.0.0.1|
+bad_target||255.255.255.255
+bad_target||224.0.0.5
+bad_target||127.0.0.1
+bad_target||0.0.0.0
 gratuitous|-s 10.1.0.77|10.1.0.77
 conflict|-s 10.1.0.1|10.1.0.50
 conflict|-s 10.0.0.1|
@@ -47,11 +47,19 @@ expect_reply f f0 "$T" "$MAC2" "after all that, a good request is answered"
 grep -q 'address conflict: 10.1.0.1 is ours' "$TMPDIR_T/arpownd.log" || fail "conflict not logged"
 pass "a sender claiming our address is logged as a conflict"
 
-for r in truncated bad-hrd bad-pro bad-hln bad-pln not-request bad-sender-mac \
-	eth-src-mismatch not-for-us martian-sender bad-target gratuitous; do
-	[ "$(ctl_get counters "d['all']['refused']['$r']")" -gt 0 ] || fail "no count for $r"
+for r in truncated bad_hrd bad_pro bad_hln bad_pln not_request bad_sender_mac \
+	eth_src_mismatch not_for_us martian_sender bad_target; do
+	[ "$(ctl_get counters "d['all']['invalid']['$r']")" -gt 0 ] || fail "no count for $r"
 done
 [ "$(ctl_get counters "d['all']['verdicts']['conflict']")" -gt 0 ] || fail "no count for conflicts"
+# a reply and an announcement are not invalid: heard
+[ "$(ctl_get counters "d['all']['replies_heard']")" -gt 0 ] || fail "the reply not counted as heard"
+[ "$(ctl_get counters "d['all']['announcements_heard']")" -gt 0 ] || fail "the announcement not counted as heard"
 pass "every reason counted"
+# they add up: every frame is one of invalid, heard, decided, watched
+expect_eq "$(ctl_get counters "d['all']['received'] - sum(d['all']['invalid'].values()) - d['all']['announcements_heard'] - d['all']['replies_heard'] - d['all']['requests'] - d['all']['monitored']")" 0 \
+	"received = invalid + heard + requests + monitored"
+expect_eq "$(ctl_get counters "d['all']['verdicts']['answered'] - d['all']['replies'] - d['all']['rate_limited']['sender'] - d['all']['rate_limited']['total']")" 0 \
+	"answered = replies + rate-limited"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"

@@ -27,13 +27,13 @@ echo "$out"
 grep -q "^arpownd [0-9.]*, pid $ARPOWND_PID, up " <<<"$out" || fail "status: no version/pid/uptime line"
 grep -q "^mode: *owner$" <<<"$out" || fail "status: no mode"
 grep -qF "configuration: $CONF, loaded " <<<"$out" || fail "status: no configuration line"
-grep -q "^interfaces: *3 managed of 4, 3 addresses$" <<<"$out" || fail "status: counts"
+grep -q "^interfaces: *answering on 3 of 4, 3 addresses$" <<<"$out" || fail "status: counts"
 grep -Eq '^eth0 +2 +owner +up +1$' <<<"$out" || fail "status: no aligned eth0 row"
 pass "status in columns: version, pid, uptime, mode, configuration, managed interfaces"
 js=$(ctl --json status)
 expect_eq "$(json_ok <<<"$js")" "" "status --json is JSON"
 expect_eq "$(jq_py "d['pid'], d['mode'], d['interfaces_managed'], d['addresses'], d['config']['path'] == '$CONF', d['schema']" <<<"$js")" \
-	"($ARPOWND_PID, 'owner', 3, 3, True, 1)" "status --json: pid, mode, counts, config path, schema"
+	"($ARPOWND_PID, 'owner', 3, 3, True, 2)" "status --json: pid, mode, counts, config path, schema"
 expect_eq "$(jq_py "[m['name'] for m in d['managed']]" <<<"$js" | tr '\n' ' ')" "eth0 eth1 eth2 " "status --json: managed interfaces"
 up=$(jq_py "d['uptime_seconds']" <<<"$js")
 python3 -c "import sys; sys.exit(not 0 < $up < 60)" || fail "uptime $up"
@@ -56,17 +56,17 @@ echo "$out"
 js=$(ctl --json counters)
 expect_eq "$(json_ok <<<"$js")" "" "counters --json is JSON"
 c() { jq_py "[i for i in d['interfaces'] if i['name'] == '$1'][0]$2" <<<"$js"; }
-expect_eq "$(c eth0 "['answered']")" 5 "5 requests for 10.0.0.1: answered 5 on eth0"
+expect_eq "$(c eth0 "['replies']")" 5 "5 requests for 10.0.0.1: answered 5 on eth0"
 expect_eq "$(c eth0 "['verdicts']['answered']")" 5 "and 5 decided for an answer"
 # the bridge takes every broadcast to eth1 too: 5 refused there, owned by eth0
-expect_eq "$(c eth1 "['verdicts']['other-interface']")" 5 "the same 5 on eth1: refused, other-interface"
-expect_eq "$(c eth1 "['answered']")" 0 "eth1 answered none of them"
-expect_eq "$(c eth2 "['verdicts']['other-interface']")" 1 "10.0.0.1 asked on eth2: other-interface, on eth2"
-expect_eq "$(c eth2 "['refused']['bad-sender-mac']")" 1 "a multicast sender MAC: bad-sender-mac, on eth2"
-expect_eq "$(jq_py "d['all']['answered'], d['all']['received'] >= 12" <<<"$js")" "(5, True)" "in all: 5 answered"
-grep -Eq '^eth0 +[0-9]+ +5 +[0-9]+ +0 +0 +0 +[0-9]+$' <<<"$out" || fail "counters: eth0's row in columns"
-grep -Eq '^eth2 +invalid +bad-sender-mac +1$' <<<"$out" || fail "counters: the reason row"
-grep -Eq '^eth1 +not answered +other-interface +5$' <<<"$out" || fail "counters: the verdict row"
+expect_eq "$(c eth1 "['verdicts']['other_interface']")" 5 "the same 5 on eth1: refused, other-interface"
+expect_eq "$(c eth1 "['replies']")" 0 "eth1 answered none of them"
+expect_eq "$(c eth2 "['verdicts']['other_interface']")" 1 "10.0.0.1 asked on eth2: other-interface, on eth2"
+expect_eq "$(c eth2 "['invalid']['bad_sender_mac']")" 1 "a multicast sender MAC: bad_sender_mac, on eth2"
+expect_eq "$(jq_py "d['all']['replies'], d['all']['received'] >= 12" <<<"$js")" "(5, True)" "in all: 5 answered"
+grep -Eq '^eth0 +owner +[0-9]+ +5 +0 +0 +0 +[0-9]+ +0 +[0-9]+ +0$' <<<"$out" || fail "counters: eth0's row in columns"
+grep -Eq '^eth2 +invalid +bad_sender_mac +1$' <<<"$out" || fail "counters: the reason row"
+grep -Eq '^eth1 +not answered +other_interface +5$' <<<"$out" || fail "counters: the verdict row"
 pass "counters in columns: the same numbers"
 
 # conflicts: someone on the outside claims 10.1.0.1 (ours, on eth2)
@@ -83,9 +83,11 @@ expect_eq "$(jq_py "[(x['address'], x['interface'], x['mac'], x['count']) for x 
 # metrics
 out=$(ctl metrics) || fail "arpownctl metrics: exit $?"
 grep -qx 'arpownd_replies_total{interface="eth0"} 5' <<<"$out" || fail "metrics: replies on eth0"
-grep -qx 'arpownd_requests_total{interface="eth1",verdict="other-interface"} 5' <<<"$out" || fail "metrics: requests by verdict"
-grep -qx 'arpownd_refused_total{interface="eth2",reason="bad-sender-mac"} 1' <<<"$out" || fail "metrics: refused by reason"
-grep -qx 'arpownd_managed_interfaces 3' <<<"$out" || fail "metrics: managed interfaces"
+grep -qx 'arpownd_requests_refused_total{interface="eth1"} 5' <<<"$out" || fail "metrics: requests refused on eth1"
+grep -qx 'arpownd_requests_total{verdict="other_interface"} 6' <<<"$out" || fail "metrics: requests by verdict"
+grep -qx 'arpownd_invalid_total{reason="bad_sender_mac"} 1' <<<"$out" || fail "metrics: invalid by reason"
+grep -qx 'arpownd_interfaces{mode="owner"} 3' <<<"$out" || fail "metrics: interfaces by mode"
+grep -qx 'arpownd_interface_info{interface="eth1",mode="owner"} 1' <<<"$out" || fail "metrics: eth1's mode"
 expect_eq "$(ctl --json metrics)" "$out" "metrics --json: the same text (it is not JSON)"
 
 # SIGUSR1: the status and counters documents, a line of JSON each

@@ -21,7 +21,7 @@ expect_eq "$(saved_originals)" "" "monitor: no record in the state directory"
 # eth0 (arp_ignore 0): the kernel answers for eth1's address too
 ask c c0 10.0.0.2
 expect_eq "$NREPLY" 2 "the kernel still answers 10.0.0.2 from both NICs (eth0's weak host)"
-wait_for 2000 grep -q 'eth0: the kernel answered who-has 10.0.0.2 from 10.0.0.100; arpownd (owner) would refuse: other-interface, owned by eth1' \
+wait_for 2000 grep -q 'eth0: the kernel answered who-has 10.0.0.2 from 10.0.0.100; arpownd (owner) would refuse: other_interface, owned by eth1' \
 	"$TMPDIR_T/arpownd.log" || fail "no 'would refuse' line for eth0's weak-host reply"
 pass "logged: the kernel answered on eth0 what owner would refuse (owned by eth1)"
 # eth1 (arp_ignore 1) answers only for its own: nothing to report there
@@ -31,11 +31,11 @@ pass "nothing logged for eth1, whose arp_ignore = 1 already refuses"
 # the firewall probe
 ask f f0 10.0.0.1 -c 3 -r 20
 [ "$NREPLY" -ge 1 ] || fail "the kernel should answer the outside probe"
-expect_eq "$(grep -c 'eth2: the kernel answered who-has 10.0.0.1 from 10.1.0.100; arpownd (owner) would refuse: other-interface, owned by eth0' "$TMPDIR_T/arpownd.log")" 1 \
+expect_eq "$(grep -c 'eth2: the kernel answered who-has 10.0.0.1 from 10.1.0.100; arpownd (owner) would refuse: other_interface, owned by eth0' "$TMPDIR_T/arpownd.log")" 1 \
 	"the outside probe for 10.0.0.1 answered by the kernel: one line for three"
-expect_eq "$(ctl_get counters "d['all']['answered']")" 0 \
+expect_eq "$(ctl_get counters "d['all']['replies']")" 0 \
 	"arpownd itself answered nothing"
-wr=$(ctl_get counters "d['all']['would_refuse']['other-interface']")
+wr=$(ctl_get counters "d['all']['would_refuse']['other_interface']")
 [ "${wr:-0}" -ge 4 ] || fail "would-refuse other-interface counted ${wr:-0}, want at least 4"
 pass "would-refuse other-interface counted: $wr"
 arpownd_stop

@@ -236,6 +236,7 @@ test_request_owner_or_published(void **state)
 	assert_string_equal(ifname, "eth1");
 	assert_false(anr_request(f->anr, ip("10.9.9.9"), &ifname));
 	assert_int_equal(pub_runtime_make(&e, ntohl(ip("10.0.0.50")), 32, "eth*", &why), 0);
+	e.literal = false;	/* as a [publish] section's glob */
 	assert_int_equal(pub_add(f->pub, &e, err, sizeof(err)), 0);
 	assert_true(anr_request(f->anr, ip("10.0.0.50"), &ifname));
 	assert_null(ifname);

@@ -296,8 +296,8 @@ test_malformed_refused(void **state)
 	push(2, 1, CMAC, "10.0.0.9", "10.0.0.9", 1);	/* gratuitous */
 	ans_run(f->ans, 100.0);
 	assert_int_equal(fake_cap_nsent(), 0);
-	assert_int_equal(f->st.all.refused[ARP_BAD_HLN], 1);
-	assert_int_equal(f->st.all.refused[ARP_GRATUITOUS], 1);
+	assert_int_equal(f->st.all.invalid[ARP_BAD_HLN], 1);
+	assert_int_equal(f->st.all.announcements_heard, 1);
 	assert_int_equal(f->st.all.received, 2);
 }
 

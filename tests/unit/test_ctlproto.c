@@ -136,7 +136,7 @@ test_bad(void **state)
 		{ "withdraw", 0, EX_USAGE, "usage: withdraw" },
 		{ "withdraw eth0", 0, EX_USAGE, "not an IPv4" },
 		{ "withdraw 10.0.0.1/16", 0, EX_DATAERR, "host bits" },
-		{ "published now", 0, EX_USAGE, "takes no argument" },
+		{ "conflicts now", 0, EX_USAGE, "takes no argument" },
 	};
 	char err[256], big[CTLP_LINE_MAX + 10];
 	struct ctlp_req r;

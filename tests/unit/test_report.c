@@ -127,7 +127,7 @@ setup(void **state)
 	ifp->stats = calloc(1, sizeof(*ifp->stats));
 	ifp->stats->received = 7;
 	ifp->stats->replies = 5;
-	ifp->stats->refused[ARP_BAD_HRD] = 1;
+	ifp->stats->invalid[ARP_BAD_HRD] = 1;
 	ifp->stats->verdict[POL_ANSWER] = 5;
 	ifp->stats->verdict[POL_OTHER_IFACE] = 1;
 	ifp->stats->would_refuse[POL_NOT_SUBNET] = 3;
@@ -261,15 +261,17 @@ test_counters(void **state)
 
 	e = json_object_array_get_idx(get(o, "interfaces"), 0);
 	assert_int_equal(json_object_get_int(get(e, "received")), 7);
-	assert_int_equal(json_object_get_int(get(e, "answered")), 5);
-	assert_int_equal(json_object_get_int(get(get(e, "refused"), "bad-hrd")), 1);
-	assert_int_equal(json_object_get_int(get(get(e, "refused"), "gratuitous")), 0);
-	assert_int_equal(json_object_get_int(get(get(e, "verdicts"), "other-interface")), 1);
-	assert_int_equal(json_object_get_int(get(get(e, "would_refuse"), "not-subnet")), 3);
+	assert_int_equal(json_object_get_int(get(e, "replies")), 5);
+	assert_int_equal(json_object_get_int(get(e, "requests")), 6);
+	assert_int_equal(json_object_get_int(get(get(e, "invalid"), "bad_hrd")), 1);
+	/* gratuitous frames are heard, not invalid */
+	assert_false(json_object_object_get_ex(get(e, "invalid"), "gratuitous", NULL));
+	assert_int_equal(json_object_get_int(get(get(e, "verdicts"), "other_interface")), 1);
+	assert_int_equal(json_object_get_int(get(get(e, "would_refuse"), "not_subnet")), 3);
 	/* an interface that counted nothing: zeros, every key there */
 	e = json_object_array_get_idx(get(o, "interfaces"), 3);
-	assert_int_equal(json_object_get_int(get(get(e, "refused"), "bad-hrd")), 0);
-	assert_int_equal(json_object_object_length(get(e, "refused")), ARP_NREASONS - 1);
+	assert_int_equal(json_object_get_int(get(get(e, "invalid"), "bad_hrd")), 0);
+	assert_int_equal(json_object_object_length(get(e, "invalid")), ARP_NREASONS - 2);
 	assert_int_equal(json_object_object_length(get(e, "verdicts")), POL_NVERDICTS);
 	all = get(o, "all");
 	assert_int_equal(json_object_get_int(get(all, "received")), 7);
@@ -331,12 +333,15 @@ test_metrics(void **state)
 	assert_non_null(strstr(text, "\narpownd_up 1\n"));
 	assert_non_null(strstr(text, "arpownd_build_info{version=\"1.2.3\\\"x\"} 1\n"));
 	assert_non_null(strstr(text, "arpownd_replies_total{interface=\"eth0\"} 5\n"));
-	assert_non_null(strstr(text, "arpownd_refused_total{interface=\"eth0\",reason=\"bad-hrd\"} 1\n"));
-	assert_non_null(strstr(text, "arpownd_requests_total{interface=\"eth0\",verdict=\"other-interface\"} 1\n"));
-	assert_non_null(strstr(text, "arpownd_would_refuse_total{interface=\"eth0\",verdict=\"not-subnet\"} 3\n"));
-	assert_non_null(strstr(text, "arpownd_managed_interfaces 7\n"));
+	assert_non_null(strstr(text, "arpownd_invalid_total{reason=\"bad_hrd\"} 1\n"));
+	assert_non_null(strstr(text, "arpownd_requests_total{verdict=\"other_interface\"} 1\n"));
+	assert_non_null(strstr(text, "arpownd_requests_refused_total{interface=\"eth0\"} 1\n"));
+	assert_non_null(strstr(text, "arpownd_would_refuse_total{interface=\"eth0\"} 3\n"));
+	assert_non_null(strstr(text, "arpownd_interfaces{mode=\"subnet\"} 7\n"));
+	assert_non_null(strstr(text, "arpownd_interfaces{mode=\"monitor\"} 0\n"));
+	assert_non_null(strstr(text, "arpownd_interface_info{interface=\"eth0\",mode=\"subnet\"} 1\n"));
 	assert_non_null(strstr(text, "arpownd_capture_drops_total 3\n"));
-	assert_non_null(strstr(text, "arpownd_rate_limited_total{kind=\"sender\"} 0\n"));
+	assert_non_null(strstr(text, "arpownd_rate_limited_total{interface=\"eth0\"} 0\n"));
 	/* a managed interface with a hostile name: its label escaped */
 	assert_non_null(strstr(text, "interface=\"\x7f" "del\""));
 	assert_non_null(strstr(text, "interface=\"a\\\\b\""));
