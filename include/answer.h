@@ -51,6 +51,9 @@ void ans_set_pub(struct ans *a, const struct pub *p);
 void ans_run(struct ans *a, double now);
 /* Answer what the capture still holds, for at most max seconds (the stop). */
 void ans_drain(struct ans *a, double now, double max);
+/* One frame left unanswered while arpownd restarted (handover.h):
+ * answered when the address is published, never otherwise. */
+void ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, double now);
 /* One frame of caplen bytes received at ts (CLOCK_REALTIME ns), at now
  * (seconds, for the limits); as cap_fn does, for tests. */
 void ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now);

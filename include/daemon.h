@@ -9,6 +9,7 @@ struct daemon_opts {
 	bool		 conf_explicit;	/* named with -c: absence is an error */
 	const char	*state_dir;
 	bool		 debug;
+	bool		 monitor;	/* --monitor: watch every interface, answer none */
 };
 
 /* Run until SIGTERM/SIGINT; returns a sysexits code. */

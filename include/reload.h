@@ -19,10 +19,16 @@ struct rld;
 struct syn;
 struct tf;
 
-/* Who is told of a new configuration; all outlive the reloader. */
-struct rld_deps {
+/* Where the configuration comes from, and what the command line adds. */
+struct rld_source {
 	const char	*path;		/* the configuration file */
 	bool		 explicit_path;	/* named with -c: its absence is an error */
+	bool		 monitor;	/* --monitor: every interface watched, none answered */
+};
+
+/* Who is told of a new configuration; all outlive the reloader. */
+struct rld_deps {
+	struct rld_source src;
 	struct conf	**conf;		/* the configuration in force: replaced */
 	struct pub	**pub;		/* the published set in force: replaced */
 	struct ifm	*ifm;
@@ -36,11 +42,13 @@ struct rld_deps {
 	void		*status_arg;
 };
 
-/* Load the configuration at path as a start does (the built-in defaults
- * when it is the default path and missing), with the checks the file
- * cannot make alone (no published address on lo); NULL after err (NULL:
- * the log) saw every error. */
-struct conf *rld_load_conf(const char *path, bool explicit_path, conf_err_fn *err);
+/* Load the configuration as a start does: the built-in defaults when it
+ * is the default path and missing; under systemd, the copy of the default
+ * path it passed as the credential "arpownd.conf" (LoadCredential=: a file
+ * only root may read), named by its own path in every message; with the
+ * checks the file cannot make alone (no published address on lo); and
+ * --monitor applied.  NULL after err (NULL: the log) saw every error. */
+struct conf *rld_load_conf(const struct rld_source *src, conf_err_fn *err);
 /* Warn, through warn, about what c names that does not exist now: an
  * interfaces, match or [publish] interface glob that matches no
  * interface (it may come later: a warning, not an error), and a list

@@ -121,6 +121,8 @@ answer(struct ans *a, const struct arp_req *req, const struct pol_result *res,
 	}
 }
 
+static void flush(struct ans *a, const char *what);
+
 /* A frame that may claim one of our addresses: judged, counted, reported
  * and defended as the conflict tracker says. */
 static void
@@ -214,6 +216,32 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 	if (res.in != NULL)
 		note_refusal(a->d.notes, &req, &res, v, now);
 	note_not_answered(&req, &res, v);
+}
+
+void
+ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, double now)
+{
+	struct tbl_iface *in;
+	struct pol_result res;
+	struct arp_req req;
+	struct stats_if *is;
+	enum pol_verdict v;
+
+	a->now = now;
+	/* the kernel answered the host's own addresses during the gap: only
+	 * what is published was left unanswered */
+	if (arp_check(pkt, caplen, &req) != ARP_OK)
+		return;
+	v = pol_decide(a->d.tbl, a->pub, &req, &res);
+	in = tbl_iface(a->d.tbl, req.ifindex);
+	if (v != POL_ANSWER || res.pub == NULL || res.owner != NULL ||
+	    in == NULL || in->mode == POL_MONITOR)
+		return;
+	is = if_stats(in);
+	COUNT(a, is, received);
+	COUNT(a, is, verdict[v]);
+	answer(a, &req, &res, is);
+	flush(a, "replies");
 }
 
 static void

@@ -28,6 +28,7 @@
 #include "conflict.h"
 #include "ctl.h"
 #include "daemon.h"
+#include "handover.h"
 #include "iface.h"
 #include "limit.h"
 #include "log.h"
@@ -84,6 +85,8 @@ struct daemon {
 	struct state_dir	*sd;		/* lock and saved originals */
 	struct ctl		*ctl;
 	int			 nslock;	/* one instance per network namespace */
+	int			 handover;	/* a previous run's gap (handover.h), or -1 */
+	uint64_t		 cap_live;	/* the capture went live, CLOCK_REALTIME ns */
 	/* features */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
 	struct syn		*syn;		/* netlink to the table */
@@ -288,7 +291,8 @@ loop_setup(struct daemon *d)
 	if ((d->ans = ans_new(&sd, d->conf, d->pub)) == NULL ||
 	    (d->tf = tf_new(d->loop, view_fill, d)) == NULL)
 		return -1;
-	rd = (struct rld_deps){ d->opts->conf_path, d->opts->conf_explicit, &d->conf, &d->pub,
+	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor },
+	    &d->conf, &d->pub,
 	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, report_status, d };
 	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
 		return -1;
@@ -503,6 +507,7 @@ start_net(struct daemon *d, struct state *st)
 		log_warnx("%s", err);
 		return strstr(err, "ermission") ? EX_NOPERM : EX_OSERR;
 	}
+	d->cap_live = (uint64_t)(ev_time() * 1e9);
 	rld_capture(d->cap, d->conf);
 	ifm_warn_conf_all();
 	/* a previous run's records: links gone, renamed while we were down;
@@ -518,14 +523,43 @@ start_net(struct daemon *d, struct state *st)
 	return EX_OK;
 }
 
+/* What came for a published address while a previous run restarted into
+ * this one: answered now, before READY. */
+static void
+handover_frame(const uint8_t *pkt, size_t caplen, void *arg)
+{
+	struct daemon *d = arg;
+
+	ans_handover(d->ans, pkt, caplen, ev_now(d->loop));
+}
+
+static void
+handover(struct daemon *d)
+{
+	int n;
+
+	if (d->handover == -1)
+		return;
+	n = ho_drain(d->handover, d->cap_live, handover_frame, d);
+	ho_release(d->handover);
+	d->handover = -1;
+	log_info("handover: %d requests queued while restarting, the published ones "
+	    "answered", n);
+}
+
 /* The stop, started: the sysctls back, the capture drained. */
 static void
 stop(struct daemon *d)
 {
 	struct log_ctx lc = { MSGID_STOP, NULL, 0, 0, NULL };
 	size_t left;
+	int keep = -1;
 
 	notify_send("STOPPING=1\nSTATUS=stopping: giving the interfaces back to the kernel");
+	/* nobody answers a published address until the next start: what
+	 * comes meanwhile is kept for it, where systemd keeps fds */
+	if (d->pub != NULL && pub_count(d->pub) > 0)
+		keep = ho_keep();
 	ctl_close(d->ctl);
 	d->ctl = NULL;
 	/* restore first, then answer what the capture holds, then close it:
@@ -541,6 +575,8 @@ stop(struct daemon *d)
 		d->exit_code = EX_OSERR;
 	}
 	tf_final(d->tf);
+	if (keep != -1)
+		close(keep);	/* systemd holds its own */
 }
 
 /* Everything, in the reverse of its making. */
@@ -556,6 +592,7 @@ finish(struct daemon *d, struct state *st)
 	if (d->loop != NULL)
 		ev_loop_destroy(d->loop);
 	cap_close(d->cap);
+	ho_release(d->handover);
 	pop_free(d->pop);
 	syn_free(d->syn);
 	ifm_free(d->ifm);
@@ -575,6 +612,7 @@ int
 daemon_run(const struct daemon_opts *o)
 {
 	struct daemon dd, *d = &dd;
+	struct rld_source src;
 	struct state st;
 	sigset_t sigs;
 	size_t ni, na;
@@ -589,12 +627,17 @@ daemon_run(const struct daemon_opts *o)
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
 	d->nslock = -1;
+	d->handover = ho_take();
 	d->opts = o;
-	if ((d->conf = rld_load_conf(o->conf_path, o->conf_explicit, NULL)) == NULL)
+	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor };
+	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
 		return EX_CONFIG;
 	d->conf_loaded = ev_time();
 	log_init(d->conf->log_level, o->debug);
 	rld_lint_log(d->conf);
+	if (o->monitor)
+		log_notice("--monitor: every interface the configuration manages is only "
+		    "watched; the kernel answers, no sysctl is changed");
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */
@@ -615,12 +658,14 @@ daemon_run(const struct daemon_opts *o)
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	syn_started(d->syn, true);
 	(void)syn_manage_all(d->syn);
+	handover(d);
 
 	tbl_count(d->tbl, &ni, &na);
-	log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
-	    "arpownd %s started: %zu links, %zu IPv4 addresses known", PACKAGE_VERSION,
-	    ni, na);
 	report_status(d);
+	log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
+	    "arpownd %s started: answering on %zu of %zu links, for %zu of the %zu "
+	    "IPv4 addresses%s", PACKAGE_VERSION, d->status.answering, ni,
+	    d->status.addrs, na, d->status.monitor > 0 ? "; some in monitor mode" : "");
 	d->started_at = ev_time();
 	tf_reconf(d->tf, d->conf);
 	notify_send("READY=1");

@@ -33,13 +33,15 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [-n [-q]] [--restore]\n"
+	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [--monitor] [-n [-q]] [--restore]\n"
 	    "               [--withdraw ADDR[/LEN]] [-V] [-h]\n"
 	    "Answer ARP requests only from the interface that owns the address.\n"
 	    "\n"
 	    "  -c, --config FILE   configuration file (default %s)\n"
 	    "      --state-dir DIR saved sysctl originals and lock (default %s)\n"
 	    "  -d, --debug         debug logging to stderr\n"
+	    "      --monitor       watch only: every managed interface in monitor mode,\n"
+	    "                      whatever the configuration says (try it first)\n"
 	    "  -n, --check-config  validate the configuration, print it, exit\n"
 	    "  -q, --quiet         with -n: print only the errors\n"
 	    "      --restore       restore the saved sysctls and exit\n"
@@ -54,7 +56,7 @@ usage(FILE *f)
 int
 main(int argc, char *argv[])
 {
-	enum { OPT_STATE_DIR = 256, OPT_RESTORE, OPT_WITHDRAW };
+	enum { OPT_STATE_DIR = 256, OPT_RESTORE, OPT_WITHDRAW, OPT_MONITOR };
 	static const struct option longopts[] = {
 		{ "config",		required_argument,	NULL, 'c' },
 		{ "state-dir",		required_argument,	NULL, OPT_STATE_DIR },
@@ -63,11 +65,13 @@ main(int argc, char *argv[])
 		{ "quiet",		no_argument,		NULL, 'q' },
 		{ "restore",		no_argument,		NULL, OPT_RESTORE },
 		{ "withdraw",		required_argument,	NULL, OPT_WITHDRAW },
+		{ "monitor",		no_argument,		NULL, OPT_MONITOR },
 		{ "version",		no_argument,		NULL, 'V' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct daemon_opts o = { CONF_DEFAULT_PATH, false, STATE_DEFAULT_DIR, false };
+	struct daemon_opts o = { CONF_DEFAULT_PATH, false, STATE_DEFAULT_DIR, false, false };
+	struct rld_source src;
 	bool check = false, restore = false, quiet = false;
 	const char *withdraw = NULL;
 	struct conf *c;
@@ -97,6 +101,9 @@ main(int argc, char *argv[])
 		case OPT_WITHDRAW:
 			withdraw = optarg;
 			break;
+		case OPT_MONITOR:
+			o.monitor = true;
+			break;
 		case 'V':
 			printf("arpownd %s\n", PACKAGE_VERSION);
 			return EX_OK;
@@ -123,7 +130,8 @@ main(int argc, char *argv[])
 	}
 	log_init(LOG_INFO, o.debug);
 	if (check) {
-		if ((c = rld_load_conf(o.conf_path, o.conf_explicit, print_err)) == NULL)
+		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor };
+		if ((c = rld_load_conf(&src, print_err)) == NULL)
 			return EX_CONFIG;
 		/* ExecStartPre= runs -n -q: a good file is no news for the journal
 		 * (the daemon logs the warnings itself when it starts) */

@@ -85,6 +85,25 @@ skip_saved(void *arg, const char *cidr, const char *ifname, const char *why)
 	o->dropped = true;
 }
 
+/* Say what a start took back from the state directory: a cluster engine
+ * published it, and /run does not survive a reboot. */
+static void
+restored(const struct pub *p)
+{
+	const struct pub_entry *e;
+	size_t i;
+
+	for (i = 0; i < pub_count(p); i++) {
+		e = pub_at(p, i);
+		if (!e->runtime)
+			continue;
+		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_PUBLISH, e->ifglob,
+		    htonl(e->base), 0, NULL }, "runtime-published %s/%u on %s restored from "
+		    "the state directory (kept across restarts, not across a reboot)",
+		    log_ip(htonl(e->base)), e->plen, e->ifglob);
+	}
+}
+
 struct pub *
 pop_build(struct pop *o, const struct conf *c, const struct pub *old)
 {
@@ -111,6 +130,7 @@ pop_build(struct pop *o, const struct conf *c, const struct pub *old)
 	free(lines);
 	if (o->dropped && save(o, p) == -1)
 		log_warn("state directory: saving the runtime-published addresses");
+	restored(p);
 	return p;
 fail:
 	free(lines);

@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <ev.h>
 #include <ifaddrs.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "log.h"
 #include "msgid.h"
 #include "notify.h"
+#include "policy.h"
 #include "pubops.h"
 #include "reload.h"
 #include "sync.h"
@@ -78,19 +80,80 @@ published_on_lo(const struct conf *c, conf_err_fn *err)
 	return bad;
 }
 
-struct conf *
-rld_load_conf(const char *path, bool explicit_path, conf_err_fn *err)
+/* --monitor: whatever the file says, every interface it manages is
+ * watched, none answered, no sysctl written (try it first). */
+static void
+force_monitor(struct conf *c)
 {
+	size_t i;
+
+	c->set.mode = POL_MONITOR;
+	for (i = 0; i < c->nsections; i++)
+		if (c->sections[i].set.mode >= 0)
+			c->sections[i].set.mode = POL_MONITOR;
+}
+
+/* The credential systemd passed for the default path, or NULL. */
+static const char *
+credential(char *buf, size_t len)
+{
+	const char *d = getenv("CREDENTIALS_DIRECTORY");
+
+	if (d == NULL || d[0] != '/' ||
+	    (size_t)snprintf(buf, len, "%s/arpownd.conf", d) >= len || access(buf, R_OK) == -1)
+		return NULL;
+	return buf;
+}
+
+/* Messages about the credential name the file it is a copy of. */
+struct renamed {
+	conf_err_fn	*err;
+	const char	*read_as, *path;
+};
+
+static void
+renamed_err(void *arg, const char *msg)
+{
+	const struct renamed *r = arg;
+	size_t n = strlen(r->read_as);
+	char buf[1024];
+
+	if (strncmp(msg, r->read_as, n) == 0) {
+		snprintf(buf, sizeof(buf), "%s%s", r->path, msg + n);
+		r->err(NULL, buf);
+	} else
+		r->err(NULL, msg);
+}
+
+struct conf *
+rld_load_conf(const struct rld_source *src, conf_err_fn *err)
+{
+	char cred[PATH_MAX];
+	struct renamed r;
 	struct conf *c;
 
 	if (err == NULL)
 		err = log_conf_err;
-	if (!explicit_path && access(path, F_OK) == -1 && errno == ENOENT)
-		return conf_defaults();
-	if ((c = conf_load(path, err, NULL)) != NULL && published_on_lo(c, err)) {
+	if (!src->explicit_path && access(src->path, F_OK) == -1 && errno == ENOENT)
+		c = conf_defaults();
+	else if (!src->explicit_path && credential(cred, sizeof(cred)) != NULL) {
+		r = (struct renamed){ err, cred, src->path };
+		if ((c = conf_load(cred, renamed_err, &r)) != NULL) {
+			free(c->path);
+			if ((c->path = strdup(src->path)) == NULL) {
+				conf_free(c);
+				err(NULL, "out of memory");
+				return NULL;
+			}
+		}
+	} else
+		c = conf_load(src->path, err, NULL);
+	if (c != NULL && published_on_lo(c, err)) {
 		conf_free(c);
 		return NULL;
 	}
+	if (c != NULL && src->monitor)
+		force_monitor(c);
 	return c;
 }
 
@@ -255,11 +318,15 @@ build(struct rld *r, int fd, struct sink *k)
 	int m;
 
 	if (fd == -1) {
-		if (!r->d.explicit_path && access(r->d.path, F_OK) == -1 && errno == ENOENT)
-			return conf_defaults();
-		return conf_load(r->d.path, sink_err, k);
+		if (!r->d.src.explicit_path && access(r->d.src.path, F_OK) == -1 && errno == ENOENT)
+			nc = conf_defaults();
+		else
+			nc = conf_load(r->d.src.path, sink_err, k);
+		if (nc != NULL && r->d.src.monitor)
+			force_monitor(nc);
+		return nc;
 	}
-	if ((m = ctl_passed_file(fd, r->d.path, err, sizeof(err))) == -1) {
+	if ((m = ctl_passed_file(fd, r->d.src.path, err, sizeof(err))) == -1) {
 		sink_err(k, err);
 		return NULL;
 	}
@@ -267,7 +334,7 @@ build(struct rld *r, int fd, struct sink *k)
 	k->read_as = copy;
 	if ((nc = conf_load(copy, sink_err, k)) != NULL) {
 		free(nc->path);
-		if ((nc->path = strdup(r->d.path)) == NULL) {
+		if ((nc->path = strdup(r->d.src.path)) == NULL) {
 			conf_free(nc);
 			nc = NULL;
 			sink_err(k, "out of memory");
@@ -275,6 +342,8 @@ build(struct rld *r, int fd, struct sink *k)
 	}
 	close(m);
 	k->read_as = "";
+	if (nc != NULL && r->d.src.monitor)
+		force_monitor(nc);
 	return nc;
 }
 
@@ -293,7 +362,7 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	/* the interfaces' settings point into nc from here on */
 	if (ifm_apply_all(r->d.ifm, nc) == -1)
 		log_ctx(LOG_ERR, &lc, "%s: the sysctl originals could not be saved: no "
-		    "interface changed its sysctls (see above)", r->d.path);
+		    "interface changed its sysctls (see above)", r->d.src.path);
 	if (strcmp(nc->user, oc->user) != 0)
 		log_ctx(LOG_NOTICE, &lc, "user = %s: takes effect at the next start "
 		    "(running as %s)", nc->user, oc->user);
@@ -308,45 +377,45 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	rld_capture(r->d.cap, nc);
 	anr_changed(r->d.anr, np, op);
 	pub_free(op);
-	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.path);
+	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.src.path);
 }
 
 int
 rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
-	struct sink k = { out, warn, "", r->d.path };
+	struct sink k = { out, warn, "", r->d.src.path };
 	struct conf *nc;
 	struct pub *np = NULL;
 
 	notify_send("RELOADING=1");
-	log_ctx(LOG_NOTICE, &lc, "reloading %s%s", r->d.path,
+	log_ctx(LOG_NOTICE, &lc, "reloading %s%s", r->d.src.path,
 	    fd != -1 ? " (passed by root)" : "");
 	if ((nc = build(r, fd, &k)) != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
 		conf_free(nc);
 		nc = NULL;
 		if (out != NULL)
 			fprintf(out, "%s: its published addresses cannot be taken (why is "
-			    "in the log)\n", r->d.path);
+			    "in the log)\n", r->d.src.path);
 	}
 	if (nc == NULL) {
 		/* an admin's action: never rate-limited */
 		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running configuration stays",
-		    r->d.path);
+		    r->d.src.path);
 		if (out != NULL)
 			fprintf(out, "%s: not reloaded, the running configuration stays\n",
-			    r->d.path);
+			    r->d.src.path);
 		/* read at start as root, now as the user we dropped to */
-		if (fd == -1 && access(r->d.path, R_OK) == -1 && errno == EACCES) {
+		if (fd == -1 && access(r->d.src.path, R_OK) == -1 && errno == EACCES) {
 			log_ctx(LOG_ERR, &lc, "%s: not readable by uid %u, which arpownd "
 			    "runs as: make it readable by that user or group (chgrp "
 			    "arpownd %s; chmod 0640 %s), or restart arpownd instead",
-			    r->d.path, (unsigned)geteuid(), r->d.path, r->d.path);
+			    r->d.src.path, (unsigned)geteuid(), r->d.src.path, r->d.src.path);
 			if (out != NULL)
 				fprintf(out, "%s: not readable by uid %u, which arpownd runs "
 				    "as: run arpownctl reload as root (it passes the file), "
 				    "or make it readable by that user or group\n",
-				    r->d.path, (unsigned)geteuid());
+				    r->d.src.path, (unsigned)geteuid());
 		}
 		r->failed = ev_time();
 	} else {

@@ -54,3 +54,28 @@ wait_for 3000 sh -c "[ \$(ip netns exec ${NS_PREFIX}h cat /proc/sys/net/ipv4/con
 expect_eq "$(vals)" "$before" "reloaded into monitor: every original back"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
+
+# --monitor (try it first): an owner configuration, every interface only
+# watched, no sysctl changed; a reload keeps it watching; the status and
+# the metrics say so, and so does STATUS=
+write_conf "[global]
+mode = owner
+[interface uplink]
+match = eth2
+mode = subnet"
+arpownd_start h -c "$CONF" --monitor
+expect_eq "$(vals)" "$before" "--monitor: not a sysctl changed"
+expect_eq "$(ctl_get status "d['interfaces_answering'], d['interfaces_monitor']")" "(0, 3)" \
+	"--monitor: status says 0 answering, 3 in monitor mode"
+"$ARPOWNCTL" --state-dir "$ARPOWND_STATE_DIR" metrics | grep -qx 'arpownd_interfaces{mode="monitor"} 3' ||
+	fail "--monitor: the metrics do not count 3 monitor interfaces"
+grep -q 'STATUS=answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode' "$TMPDIR_T/notify.log" ||
+	fail "--monitor: STATUS= does not say monitor: $(grep STATUS= "$TMPDIR_T/notify.log" | tail -n 1)"
+pass "--monitor: STATUS= names the monitor interfaces"
+kill -HUP "$ARPOWND_PID"
+sleep 0.5
+expect_eq "$(vals)" "$before" "--monitor: a reload still changes no sysctl"
+arpownd_stop
+expect_eq "$ARPOWND_RC" 0 "clean stop"
+grep -q 'STATUS=stopped; every sysctl restored' "$TMPDIR_T/notify.log" || fail "no last STATUS= at stop"
+pass "a last STATUS= at stop"
