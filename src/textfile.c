@@ -4,7 +4,9 @@
  * reader never sees half of it. */
 #include "config.h"
 
+#include <errno.h>
 #include <ev.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,13 +14,42 @@
 #include "metrics.h"
 #include "textfile.h"
 
+#define TF_WARN_EVERY	3600.0	/* s: one warning an hour for a failure that stays */
+
 struct tf {
 	struct ev_loop		*loop;
 	rpt_view_fn		*view;
 	void			*arg;
 	const struct conf	*conf;
 	ev_timer		 w;
+	int			 last_err;	/* errno of the last failure, 0: it worked */
+	double			 warned;	/* when that was last said */
+	unsigned		 quiet;		/* failures not said since */
 };
+
+/* A failure that stays is said once an hour, with what to do: 5,760
+ * identical lines a day tell an admin nothing more than one. */
+static void
+failed(struct tf *t, int e)
+{
+	double now = ev_now(t->loop);
+	const char *hint = "";
+
+	if (e == t->last_err && now - t->warned < TF_WARN_EVERY) {
+		t->quiet++;
+		return;
+	}
+	if (e == EROFS || e == EACCES || e == EPERM)
+		hint = ": under the systemd unit its directory must be writable by user "
+		    "arpownd and listed in ReadWritePaths= (systemctl edit arpownd; the "
+		    "shipped unit lists /var/lib/prometheus/node-exporter)";
+	log_warnx("%s: cannot write the metrics: %s%s%s", t->conf->metrics_file,
+	    strerror(e), hint, t->quiet > 0 ? " (the same failure since the last "
+	    "warning, not repeated)" : "");
+	t->last_err = e;
+	t->warned = now;
+	t->quiet = 0;
+}
 
 static void
 write_now(struct tf *t, bool up)
@@ -33,12 +64,16 @@ write_now(struct tf *t, bool up)
 	t->view(t->arg, &v);
 	v.up = up;
 	if ((f = open_memstream(&buf, &len)) == NULL) {
-		log_warn("%s", t->conf->metrics_file);
+		failed(t, errno);
 		return;
 	}
 	met_render(&v, f);
 	if (fclose(f) != 0 || met_write_file(t->conf->metrics_file, buf, len) == -1)
-		log_warn("%s: cannot write the metrics", t->conf->metrics_file);
+		failed(t, errno);
+	else if (t->last_err != 0) {
+		log_notice("%s: the metrics are written again", t->conf->metrics_file);
+		t->last_err = 0;
+	}
 	free(buf);
 }
 

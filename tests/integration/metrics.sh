@@ -105,3 +105,26 @@ expect_eq "$ARPOWND_RC" 0 "clean stop"
 grep -qx 'arpownd_up 0' "$M" || fail "after a clean stop the file does not say arpownd_up 0"
 promtool check metrics <"$M" >/dev/null 2>&1 || fail "promtool on the last file"
 pass "at stop: arpownd_up 0, still clean"
+
+# a directory the daemon may not write: one warning that says what to do,
+# not one every metrics_interval (5,760 a day at 15 s); and a notice when
+# it works again
+RO=$TMPDIR_T/readonly
+mkdir "$RO"
+chmod 555 "$RO"
+write_conf "[global]
+metrics_file = $RO/arpownd.prom
+metrics_interval = 1"
+arpownd_start h -c "$CONF"
+sleep 4.5
+n=$(grep -c "$RO/arpownd.prom: cannot write the metrics" "$TMPDIR_T/arpownd.log")
+expect_eq "$n" 1 "an unwritable metrics directory: one warning in 4.5 s at metrics_interval = 1"
+grep -q "cannot write the metrics: Permission denied: under the systemd unit its directory must be writable by user arpownd and listed in ReadWritePaths=" \
+	"$TMPDIR_T/arpownd.log" || fail "the warning does not say what to do: $(grep 'cannot write' "$TMPDIR_T/arpownd.log")"
+pass "the warning names the fix"
+chown "$uid" "$RO"
+chmod 755 "$RO"
+wait_for 3000 grep -q "$RO/arpownd.prom: the metrics are written again" "$TMPDIR_T/arpownd.log" ||
+	fail "no word when the writes work again"
+pass "a notice once it works again"
+arpownd_stop
