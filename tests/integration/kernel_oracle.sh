@@ -40,8 +40,6 @@ PY=$(python3 -c 'import sys; print(sys.executable)') && [ -x "$PY" ] || PY=pytho
 oracle() { "$PY" -I -S "$ORACLE" "$@"; }
 NREQ=${ORACLE_REQUESTS:-100}
 SHOW=${ORACLE_SHOW:-2}
-# no -d: the daemon's debug log would hold a line per request
-export ARPOWND_DEBUG=${ARPOWND_DEBUG:-0}
 
 # Intended differences, reported and not counted: one per line,
 #   PATTERN | why | where arpownd.conf(5) says so
@@ -107,6 +105,8 @@ run_seed() {
 		send "$n" 250
 		arpownd_stop
 		[ "$ARPOWND_RC" = 0 ] || fail "seed $SEED: arpownd ($n) exited with $ARPOWND_RC"
+		# its reasons, one line a request (-d), for compare
+		mv "$TMPDIR_T/arpownd.log" "$D/arpownd-$n.log"
 	done
 	oracle compare "$D" "$TMPDIR_T/intended" "$SHOW" ||
 		fail "seed $SEED: compare"
@@ -114,8 +114,7 @@ run_seed() {
 		ip netns del "${NS_PREFIX}s$SEED$n" 2>/dev/null
 	done
 	# the daemon's logs matter only when it failed (above)
-	: >"$TMPDIR_T/arpownd.log"
-	rm -f "$TMPDIR_T"/notify.log.*
+	rm -f "$TMPDIR_T"/notify.log*
 	_now_ms
 	t1=$_NOW_MS
 	echo "seed $SEED took $((t1 - t0)) ms"

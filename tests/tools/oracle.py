@@ -717,7 +717,7 @@ class Observed:
     one address comes first)."""
 
     def __init__(self, obs, plan):
-        self.ent = []		# (dev, local, prefix_net, plen, peer, scope, secondary)
+        self.ent = []
         self.down = {n["name"] for n in plan["nics"] if n["down"]}
         for l in obs["addr"]:
             for a in l.get("addr_info", []):
@@ -731,11 +731,13 @@ class Observed:
                                      scope=a.get("scope", "global"), secondary=bool(a.get("secondary"))))
         self.routes = []
         for r in obs["local"]:
-            dst = r["dst"]
-            n, _, pl = dst.partition("/")
+            n, _, pl = r["dst"].partition("/")
             self.routes.append((ip2i(n), int(pl or 32), r.get("type", "unicast"), r.get("dev")))
 
     def route_type(self, a):
+        """The local table's answer for a: (net, plen, type, dev), the
+        longest prefix, the first of equal ones (the kernel's alias
+        order, which ip route shows), or None."""
         best = None
         for net, pl, typ, dev in self.routes:
             if net_of(a, pl) == net and (best is None or pl > best[1]):
@@ -748,6 +750,152 @@ class Observed:
     def local(self, a):
         r = self.route_type(a)
         return r is not None and r[2] == "local"
+
+    def on(self, dev):
+        return [e for e in self.ent if e["dev"] == dev]
+
+
+def is_mcast(a):
+    return a >> 28 == 0xe
+
+
+def ifa_match(a, e):
+    """inet_ifa_match(): a in the entry's subnet (the peer's, on p-t-p)."""
+    return net_of(a, e["plen"]) == e["net"]
+
+
+def k_ignored(ob, nic, sip, tip, ig):
+    """net/ipv4/arp.c arp_ignore(): true when the kernel stays silent.
+    For 1 and 2, inet_confirm_addr() -> confirm_addr_indev() on the arrival
+    device: some entry holds tip as its address, and some entry's subnet
+    holds tip (and, for 2, sip); the scope test min(scope, host) <= host
+    always passes.  Secondaries count."""
+    if ig == 8:
+        return True
+    if ig not in (1, 2):
+        return False
+    dst = sip if ig == 2 else 0
+    ents = ob.on(nic)
+    has = any(e["local"] == tip for e in ents)
+    same = any(ifa_match(tip, e) and (dst == 0 or ifa_match(dst, e)) for e in ents)
+    return not (has and same)
+
+
+def k_decide(r, nic, ig, ob):
+    """What the kernel does with request r arriving on nic at arp_ignore
+    ig: "answer" or why not.  arp_rcv(), arp_process(), and for requests
+    with a sender ip_route_input_noref() -> ip_route_input_slow(),
+    fib_validate_source() (rp_filter 0: a sender that is one of the
+    host's addresses is a martian); the RFC 5227 probe path asks only
+    inet_addr_type_dev_table() (the local table) and arp_ignore."""
+    sip, tip = ip2i(r["sip"]), ip2i(r["tip"])
+    if r["hrd"] not in (1, 6):
+        return "bad-hrd"
+    if r["op"] not in (1, 2):
+        return "bad-op"
+    if is_mcast(tip) or tip >> 24 == 127:
+        return "target-multicast-or-loopback"
+    if sip == 0:
+        if r["op"] != 1:
+            return "not-request"
+        if tip == 0 or tip == 0xffffffff or not ob.local(tip):
+            return "probe-for-non-local"
+        return "arp_ignore-%d" % ig if k_ignored(ob, nic, sip, tip, ig) else "answer"
+    if r["op"] != 1:
+        return "not-request"
+    if is_mcast(sip) or sip == 0xffffffff:
+        return "martian-source"
+    if tip == 0xffffffff:
+        return "target-limited-broadcast"
+    if tip == 0:
+        return "martian-destination"
+    if sip >> 24 == 127:
+        return "martian-source"
+    rt = ob.route_type(tip)
+    if rt is None or rt[2] not in ("local", "broadcast"):
+        return "not-local"
+    if rt[2] == "broadcast":
+        return "broadcast-route"
+    if ob.holders(sip):
+        return "martian-source-is-ours"
+    return "arp_ignore-%d" % ig if k_ignored(ob, nic, sip, tip, ig) else "answer"
+
+
+def a_check(r):
+    """src/arp.c arp_check(), the frame's validation, before the policy."""
+    sip, tip = ip2i(r["sip"]), ip2i(r["tip"])
+    martian = lambda a: a >> 24 in (0, 127) or is_mcast(a) or a == 0xffffffff
+    sha = mac_b(r["sha"])
+    if r["hrd"] not in (1, 6):
+        return "bad-hrd"
+    if r["op"] not in (1, 2):
+        return "not-request"
+    if sha == bytes(6) or sha[0] & 1:
+        return "bad-sender-mac"
+    if r["sha"] != r["esrc"]:
+        return "eth-src-mismatch"
+    if sip != 0 and martian(sip):
+        return "martian-sender"
+    if r["op"] != 1:
+        return "not-request"
+    if martian(tip):
+        return "bad-target"
+    if sip == tip:
+        return "gratuitous"
+    return None
+
+
+def receivers(r, plan):
+    """The host NICs that take the request for themselves (not
+    PACKET_OTHERHOST): the up NICs of its segment, all of them for a
+    group destination, else the one whose MAC it is sent to."""
+    nics = [n for n in plan["nics"] if n["seg"] == r["seg"] and not n["down"]]
+    if mac_b(r["edst"])[0] & 1:
+        return [n["name"] for n in nics]
+    return [n["name"] for n in nics if n["mac"] == r["edst"]]
+
+
+def reply_hex(r, mac):
+    """The kernel's reply: arp_send_dst(ARPOP_REPLY, ETH_P_ARP, sip, dev,
+    tip, sha, dev->dev_addr, sha): 42 bytes, hardware type the device's."""
+    return (mac_b(r["sha"]) + mac_b(mac) + struct.pack("!HHHBBH", ETH_P_ARP, 1, 0x0800, 6, 4, 2) +
+            mac_b(mac) + socket.inet_aton(r["tip"]) + mac_b(r["sha"]) + socket.inet_aton(r["sip"])).hex()
+
+
+def read_verdicts(path):
+    """arpownd's reasons, from its debug log: (nic, tip, sip) -> verdict;
+    conflicts (logged once per address and interval, with the claimant's
+    MAC, no target): (nic, sip, mac) -> "conflict"."""
+    v = {}
+    if not os.path.exists(path):
+        return v
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if line[:1] == "<" and ">" in line[:4]:
+                line = line[line.index(">") + 1:]
+            nic, _, rest = line.partition(": ")
+            w = rest.split()
+            if rest.startswith("answered who-has ") and len(w) >= 5:
+                v[(nic, w[2], w[4])] = "answered"
+            elif rest.startswith("not answering who-has ") and len(w) >= 7:
+                v[(nic, w[3], w[5].rstrip(":"))] = w[6].rstrip(",")
+            elif rest.startswith("address conflict: ") and "claims it" in rest:
+                mac = rest.split(", but ")[1].split()[0] if ", but " in rest else ""
+                v[(nic, w[2], mac)] = "conflict"
+    return v
+
+
+def a_reason(r, nic, verdicts, ob):
+    c = a_check(r)
+    if c:
+        return c
+    v = verdicts.get((nic, r["tip"], r["sip"]))
+    if v:
+        return v
+    if verdicts.get((nic, r["sip"], r["sha"])) or ob.holders(ip2i(r["sip"])):
+        return "conflict-or-own-sender"
+    return "no-log-line"
 
 
 def tags_of(r, ob, plan):
@@ -898,12 +1046,19 @@ def load_intended(path):
     return pats
 
 
+def ignore_of(plan, label):
+    """The arp_ignore of each NIC in kernel run label (k1, k2, k0, kmixed)."""
+    return {n["name"]: MODE_IGNORE[n["mode"]] if label == "kmixed" else int(label[1:])
+            for n in plan["nics"]}
+
+
 def cmd_compare(d, intended_path, max_show):
     plan = load(d)
     ob = Observed(load(d, "observed.json"), plan)
     intended = load_intended(intended_path)
+    macs = {n["name"]: n["mac"] for n in plan["nics"]}
     reqs = {r["i"]: r for r in plan["requests"]}
-    kinds = {}
+    kinds, model = {}, {}
     compared = dis = allowed = 0
     shown = {}
     for kl, al in PAIRS:
@@ -912,25 +1067,41 @@ def cmd_compare(d, intended_path, max_show):
             A = load(d, "run-%s.json" % al)
         except FileNotFoundError:
             continue
+        ig = ignore_of(plan, kl)
+        verdicts = read_verdicts(os.path.join(d, "arpownd-%s.log" % al))
         for i, kr in K["replies"].items():
             if i not in A["replies"]:
                 continue
+            r = reqs[int(i)]
             ar = A["replies"][i]
+            rx = receivers(r, plan)
+            kwhy = {n: k_decide(r, n, ig[n], ob) for n in rx}
+            # the model of the kernel against the kernel: reported, not counted
+            pred = sorted([n, reply_hex(r, macs[n])] for n in rx if kwhy[n] == "answer")
+            if pred != kr:
+                m = model.setdefault("%s: model %s, kernel %s" % (kl, who(pred), who(kr)),
+                                     dict(n=0, examples=[]))
+                m["n"] += 1
+                if len(m["examples"]) < 2:
+                    m["examples"].append(dict(seed=plan["seed"], i=r["i"], req=describe_req(r),
+                                              why=kwhy, tags=tags_of(r, ob, plan),
+                                              addrs=relevant_addrs(r, plan, ob)))
             compared += 1
             if kr == ar:
                 continue
-            r = reqs[int(i)]
             t = tags_of(r, ob, plan)
-            if {n for n, _ in kr} == {n for n, _ in ar}:
-                direction = "bytes-differ" if len(kr) == len(ar) else "count-differs"
-            elif not ar:
-                direction = "kernel-only"
-            elif not kr:
-                direction = "arpownd-only"
+            kn, an = {n for n, _ in kr}, {n for n, _ in ar}
+            if kn - an:
+                direction, nic = "kernel-only", sorted(kn - an)[0]
+                reason = "arpownd:" + a_reason(r, nic, verdicts, ob)
+            elif an - kn:
+                direction, nic = "arpownd-only", sorted(an - kn)[0]
+                reason = "kernel:" + (kwhy.get(nic, "not-received"))
             else:
-                direction = "different-NICs"
-            cause = next((s for s in SUSPECTS if s in t), "unexplained")
-            kind = "%s %s %s" % (al, direction, cause)
+                direction = "bytes-differ" if len(kr) == len(ar) else "count-differs"
+                reason = "-"
+            shape = next((x for x in SUSPECTS if x in t), "-")
+            kind = "%s %s %s %s" % (al, direction, reason, shape)
             ok = any(fnmatch.fnmatchcase(kind, p) for p in intended)
             if ok:
                 allowed += 1
@@ -949,33 +1120,40 @@ def cmd_compare(d, intended_path, max_show):
                     "" if shown[kind] < max_show else " (further ones of this kind not shown)"))
                 print("    request: " + describe_req(r))
                 print("    tags:    " + " ".join(t))
-                print("    kernel (%s): %s" % (kl, who(kr)))
-                print("    arpownd (%s): %s" % (al, who(ar)))
+                print("    kernel (%s): %s; arpownd (%s): %s" % (kl, who(kr), al, who(ar)))
+                print("    why:     " + "; ".join("%s kernel %s, arpownd %s" % (
+                    n, kwhy[n], a_reason(r, n, verdicts, ob)) for n in rx))
                 if direction == "bytes-differ":
                     for (n1, b1), (n2, b2) in zip(kr, ar):
                         if b1 != b2:
                             print("      %s kernel  %s\n      %s arpownd %s" % (n1, b1, n2, b2))
-                for s in relevant_addrs(r, plan, ob):
-                    print("    host:    " + s)
+                for x in relevant_addrs(r, plan, ob):
+                    print("    host:    " + x)
                 print("    repro:   " + repro(r, plan))
     strays = 0
-    for f in os.listdir(d):
+    for f in sorted(os.listdir(d)):
         if f.startswith("run-"):
             R = load(d, f)
             strays += len(R["stray"])
             for nic, b in R["stray"][:3]:
                 print("stray ARP frame in %s on %s: %s" % (R["label"], nic, b))
+    for k, m in model.items():
+        print("kernel model differs, %d times: %s" % (m["n"], k))
+        for e in m["examples"][:1]:
+            print("    #%d %s\n    why %s\n    tags %s" % (e["i"], e["req"], e["why"], " ".join(e["tags"])))
     summ = dict(seed=plan["seed"], requests=len(plan["requests"]), compared=compared,
-                disagreements=dis, intended=allowed, strays=strays, kinds=kinds)
+                disagreements=dis, intended=allowed, strays=strays, kinds=kinds, model=model)
     with open(os.path.join(d, "summary.json"), "w") as f:
         json.dump(summ, f, indent=1)
-    print("seed %d: %d comparisons (%d requests x %d pairs), %d disagreements, %d intended, %d stray frames" % (
-        plan["seed"], compared, len(plan["requests"]), len(PAIRS), dis, allowed, strays))
+    print("seed %d: %d comparisons, %d disagreements, %d intended, %d stray frames, "
+          "the kernel model wrong %d times" % (
+              plan["seed"], compared, dis, allowed, strays, sum(m["n"] for m in model.values())))
 
 
 def cmd_summary(dirs):
-    tot = dict(seeds=0, requests=0, compared=0, disagreements=0, intended=0, strays=0)
+    tot = dict(seeds=0, requests=0, compared=0, disagreements=0, intended=0, strays=0, model=0)
     kinds = {}
+    model = {}
     for d in dirs:
         try:
             s = load(d, "summary.json")
@@ -984,6 +1162,11 @@ def cmd_summary(dirs):
         tot["seeds"] += 1
         for k in ("requests", "compared", "disagreements", "intended", "strays"):
             tot[k] += s[k]
+        for k, v in s.get("model", {}).items():
+            m = model.setdefault(k, dict(n=0, examples=[]))
+            m["n"] += v["n"]
+            tot["model"] += v["n"]
+            m["examples"] += v["examples"][:1]
         for kind, v in s["kinds"].items():
             k = kinds.setdefault(kind, dict(n=0, seeds=[], intended=v["intended"], examples=[]))
             k["n"] += v["n"]
@@ -991,13 +1174,15 @@ def cmd_summary(dirs):
             if len(k["examples"]) < 1:
                 k["examples"] += v["examples"][:1]
     print("== kernel oracle: %(seeds)d seeds, %(requests)d requests, %(compared)d comparisons, "
-          "%(disagreements)d disagreements, %(intended)d intended, %(strays)d stray frames" % tot)
+          "%(disagreements)d disagreements, %(intended)d intended, %(strays)d stray frames, "
+          "the kernel model wrong %(model)d times" % tot)
     if kinds:
-        print("%-62s %6s  %s" % ("kind (arpownd mode, who answered, first suspect)", "count", "seeds"))
+        print("%-80s %6s  %s" % ("kind: mode, who answered, why the other did not, the request's shape",
+                                  "count", "seeds"))
         for kind in sorted(kinds, key=lambda k: (kinds[k]["intended"], -kinds[k]["n"])):
             v = kinds[kind]
             seeds = sorted(set(v["seeds"]))
-            print("%-62s %6d  %s%s" % (kind + (" (intended)" if v["intended"] else ""), v["n"],
+            print("%-80s %6d  %s%s" % (kind + (" (intended)" if v["intended"] else ""), v["n"],
                                        " ".join(map(str, seeds[:8])), " ..." if len(seeds) > 8 else ""))
         print("one example of each kind:")
         for kind in sorted(kinds, key=lambda k: (kinds[k]["intended"], -kinds[k]["n"])):
@@ -1008,6 +1193,13 @@ def cmd_summary(dirs):
                 for s in e["addrs"]:
                     print("      host: " + s)
                 print("      " + e["repro"])
+    for k, m in sorted(model.items()):
+        print("kernel model wrong %d times: %s" % (m["n"], k))
+        for e in m["examples"][:2]:
+            print("    ORACLE_SEED=%d ORACLE_ONLY=%d %s\n      why %s\n      tags %s" % (
+                e["seed"], e["i"], e["req"], e["why"], " ".join(e["tags"])))
+            for x in e["addrs"]:
+                print("      host: " + x)
     return 1 if tot["disagreements"] else 0
 
 
