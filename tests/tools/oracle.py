@@ -210,10 +210,13 @@ class Topo:
             self.features.append("bridged NICs share %s/24" % i2ip(shared))
         used = set()
         for k, nic in enumerate(self.nics):
+            if rng.random() < 0.1:
+                self.features.append("%s has no address of its own" % nic["name"])
+                continue
             if shared is not None and k in bridged:
                 net, plen = shared, 24
             else:
-                plen = rng.choice([24, 24, 24, 16, 22, 28, 29, 30])
+                plen = rng.choice([24, 24, 24, 16, 22, 28, 29, 30, 31, 32])
                 net = net_of(self.block() | rng.randrange(1 << 16), plen)
             a = host_in(rng, net, plen, used)
             used.add(a)
@@ -898,10 +901,15 @@ def a_reason(r, nic, verdicts, ob):
     return "no-log-line"
 
 
-def tags_of(r, ob, plan):
+def tags_of(r, ob, plan, run=None):
     """Features of a request that explain why someone would answer it or
-    not; the first suspect in SUSPECTS names a disagreement's kind."""
+    not; the first suspect in SUSPECTS names a disagreement's kind.  With
+    run "mixed", also whether the target's NICs are all in mode off."""
     t = []
+    modes = {n["name"]: n["mode"] for n in plan["nics"]}
+    hs0 = ob.holders(ip2i(r["tip"]))
+    if run == "mixed" and hs0 and all(modes.get(h["dev"]) == "off" for h in hs0):
+        t.append("tip-only-on-off-nics")
     sip, tip = ip2i(r["sip"]), ip2i(r["tip"])
     macs = {n["mac"] for n in plan["nics"]}
     if r["op"] != 1:
@@ -977,12 +985,12 @@ def tags_of(r, ob, plan):
 # the order in which a request's features are taken as the reason of a
 # disagreement: the most specific first
 SUSPECTS = ["sha-group", "sha-zero", "esrc!=sha", "sip-0/8", "tip-0/8",
+            "tip-only-on-off-nics", "tip-on-down-nic", "tip-on-lo", "tip-in-lo-subnet",
             "tip-ours-but-broadcast-route-wins", "tip-ours-and-broadcast-route",
-            "tip-on-down-nic", "tip-on-lo", "tip-in-lo-subnet", "sip-ours", "sip-martian",
-            "gratuitous", "tip-scope-host", "tip-scope-link", "tip-ptp", "sip-subnet-broadcast",
-            "sip-classE", "tip-classE", "probe", "tip-secondary", "tip-two-prefixes",
-            "tip-on-two-nics", "edst-multicast", "edst-unicast-host", "op-2", "hrd-6",
-            "tip-on-other-nic"]
+            "sip-ours", "sip-martian", "gratuitous", "tip-scope-host", "tip-scope-link",
+            "tip-ptp", "sip-subnet-broadcast", "sip-classE", "tip-classE", "probe",
+            "tip-secondary", "tip-two-prefixes", "tip-on-two-nics", "edst-multicast",
+            "edst-unicast-host", "op-2", "hrd-6", "tip-on-other-nic"]
 
 
 def who(lst):
@@ -1089,7 +1097,7 @@ def cmd_compare(d, intended_path, max_show):
             compared += 1
             if kr == ar:
                 continue
-            t = tags_of(r, ob, plan)
+            t = tags_of(r, ob, plan, al)
             kn, an = {n for n, _ in kr}, {n for n, _ in ar}
             if kn - an:
                 direction, nic = "kernel-only", sorted(kn - an)[0]
