@@ -1138,6 +1138,19 @@ def cmd_compare(d, intended_path, max_show):
                 for x in relevant_addrs(r, plan, ob):
                     print("    host:    " + x)
                 print("    repro:   " + repro(r, plan))
+    # the first kernel run, repeated after all the others: the same answers
+    repeat = 0
+    try:
+        K1, K1b = load(d, "run-k1.json"), load(d, "run-k1again.json")
+        for i, v in K1["replies"].items():
+            if i in K1b["replies"] and K1b["replies"][i] != v:
+                repeat += 1
+                if repeat <= 3:
+                    print("NOT REPEATABLE: seed %d request #%d: the kernel at arp_ignore 1 answered %s "
+                          "the first time, %s after the other runs\n    %s" % (
+                              plan["seed"], int(i), who(v), who(K1b["replies"][i]), describe_req(reqs[int(i)])))
+    except FileNotFoundError:
+        pass
     strays = 0
     for f in sorted(os.listdir(d)):
         if f.startswith("run-"):
@@ -1150,16 +1163,18 @@ def cmd_compare(d, intended_path, max_show):
         for e in m["examples"][:1]:
             print("    #%d %s\n    why %s\n    tags %s" % (e["i"], e["req"], e["why"], " ".join(e["tags"])))
     summ = dict(seed=plan["seed"], requests=len(plan["requests"]), compared=compared,
-                disagreements=dis, intended=allowed, strays=strays, kinds=kinds, model=model)
+                disagreements=dis, intended=allowed, strays=strays, kinds=kinds, model=model,
+                repeat=repeat)
     with open(os.path.join(d, "summary.json"), "w") as f:
         json.dump(summ, f, indent=1)
     print("seed %d: %d comparisons, %d disagreements, %d intended, %d stray frames, "
-          "the kernel model wrong %d times" % (
-              plan["seed"], compared, dis, allowed, strays, sum(m["n"] for m in model.values())))
+          "the kernel model wrong %d times, %d kernel answers not repeatable" % (
+              plan["seed"], compared, dis, allowed, strays, sum(m["n"] for m in model.values()), repeat))
 
 
 def cmd_summary(dirs):
-    tot = dict(seeds=0, requests=0, compared=0, disagreements=0, intended=0, strays=0, model=0)
+    tot = dict(seeds=0, requests=0, compared=0, disagreements=0, intended=0, strays=0, model=0,
+               repeat=0)
     kinds = {}
     model = {}
     for d in dirs:
@@ -1168,8 +1183,8 @@ def cmd_summary(dirs):
         except FileNotFoundError:
             continue
         tot["seeds"] += 1
-        for k in ("requests", "compared", "disagreements", "intended", "strays"):
-            tot[k] += s[k]
+        for k in ("requests", "compared", "disagreements", "intended", "strays", "repeat"):
+            tot[k] += s.get(k, 0)
         for k, v in s.get("model", {}).items():
             m = model.setdefault(k, dict(n=0, examples=[]))
             m["n"] += v["n"]
@@ -1183,7 +1198,7 @@ def cmd_summary(dirs):
                 k["examples"] += v["examples"][:1]
     print("== kernel oracle: %(seeds)d seeds, %(requests)d requests, %(compared)d comparisons, "
           "%(disagreements)d disagreements, %(intended)d intended, %(strays)d stray frames, "
-          "the kernel model wrong %(model)d times" % tot)
+          "the kernel model wrong %(model)d times, %(repeat)d kernel answers not repeatable" % tot)
     if kinds:
         print("%-80s %6s  %s" % ("kind: mode, who answered, why the other did not, the request's shape",
                                   "count", "seeds"))
@@ -1208,7 +1223,10 @@ def cmd_summary(dirs):
                 e["seed"], e["i"], e["req"], e["why"], " ".join(e["tags"])))
             for x in e["addrs"]:
                 print("      host: " + x)
-    return 1 if tot["disagreements"] else 0
+    if tot["repeat"]:
+        print("the kernel's answers changed between two identical runs: the runs are not "
+              "independent, and the comparison is not to be trusted")
+    return 1 if tot["disagreements"] or tot["repeat"] else 0
 
 
 def cmd_describe(d):
