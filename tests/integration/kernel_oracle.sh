@@ -44,8 +44,13 @@ SHOW=${ORACLE_SHOW:-2}
 
 # Intended differences, reported and not counted: one per line,
 #   PATTERN | why | where arpownd.conf(5) says so
-# PATTERN is a glob over the kind "MODE WHO CAUSE" that compare prints,
-# e.g. "system kernel-only tip-on-lo".  Empty: every disagreement counts.
+# PATTERN is a glob over the kind that compare prints, "MODE WHO WHY SHAPE":
+# the arpownd run (owner, subnet, system, mixed), who answered alone
+# (kernel-only, arpownd-only) or how the replies differ (bytes-differ,
+# count-differs), why the other side did not (arpownd's verdict, or the
+# kernel's as its model says), and the request's most telling feature,
+# e.g. "system kernel-only arpownd:other-interface tip-on-lo".
+# Empty: every disagreement counts.
 cat >"$TMPDIR_T/intended" <<'EOF'
 EOF
 
@@ -71,14 +76,18 @@ random:*)
 	seeds=${spec//,/ }
 	;;
 esac
-[ -n "${seeds// /}" ] || fail "no seeds in '$spec'"
+seeds=$(tr -s '\n ' '  ' <<<"$seeds")
+seeds=${seeds# }
+seeds=${seeds% }
+[ -n "$seeds" ] || fail "no seeds in '$spec'"
 
-# send LABEL QUIET_MS [ARP_IGNORE]: the batch, once more if the kernel's ARP table (shared
-# by every namespace of the machine) was full meanwhile: the kernel then
-# drops requests it would answer, and the run says nothing about arp_ignore
+# send LABEL QUIET_MS [ARP_IGNORE]: the batch (at that arp_ignore), once more
+# if the kernel's ARP table (shared by every namespace of the machine) was
+# full meanwhile: the kernel then drops requests it would answer, and the
+# run says nothing about arp_ignore
 send() {
-	local try rc
-	for try in 1 2 3; do
+	local rc
+	for _ in 1 2 3; do
 		rc=0
 		oracle send "$D" "$@" || rc=$?
 		[ "$rc" = 3 ] || break
@@ -149,5 +158,5 @@ _now_ms
 echo "whole run: $((_NOW_MS - T0)) ms"
 rc=0
 oracle summary "${dirs[@]}" || rc=$?
-[ "$rc" = 0 ] || fail "arpownd and the kernel disagree (seeds: $(echo $seeds)); see above"
-pass "arpownd gives the kernel's answers (seeds: $(echo $seeds))"
+[ "$rc" = 0 ] || fail "arpownd and the kernel disagree (seeds: $seeds); see above"
+pass "arpownd gives the kernel's answers (seeds: $seeds)"

@@ -1044,14 +1044,15 @@ def relevant_addrs(r, plan, ob):
 
 
 def load_intended(path):
-    pats = []
+    """The test's list of intended differences: (pattern, why, where)."""
+    out = []
     if path and os.path.exists(path):
         with open(path) as f:
             for line in f:
-                line = line.split("#", 1)[0].strip()
-                if line:
-                    pats.append(line.split("|")[0].strip())
-    return pats
+                if line.strip() and not line.lstrip().startswith("#"):
+                    parts = [x.strip() for x in line.split("|")] + ["", ""]
+                    out.append(tuple(parts[:3]))
+    return out
 
 
 def ignore_of(plan, label):
@@ -1110,7 +1111,8 @@ def cmd_compare(d, intended_path, max_show):
                 reason = "-"
             shape = next((x for x in SUSPECTS if x in t), "-")
             kind = "%s %s %s %s" % (al, direction, reason, shape)
-            ok = any(fnmatch.fnmatchcase(kind, p) for p in intended)
+            ok = next(("%s (%s)" % (w, where) for p, w, where in intended
+                       if fnmatch.fnmatchcase(kind, p)), None)
             if ok:
                 allowed += 1
             else:
@@ -1202,13 +1204,15 @@ def cmd_summary(dirs):
     if kinds:
         print("%-80s %6s  %s" % ("kind: mode, who answered, why the other did not, the request's shape",
                                   "count", "seeds"))
-        for kind in sorted(kinds, key=lambda k: (kinds[k]["intended"], -kinds[k]["n"])):
+        for kind in sorted(kinds, key=lambda k: (bool(kinds[k]["intended"]), -kinds[k]["n"])):
             v = kinds[kind]
             seeds = sorted(set(v["seeds"]))
-            print("%-80s %6d  %s%s" % (kind + (" (intended)" if v["intended"] else ""), v["n"],
-                                       " ".join(map(str, seeds[:8])), " ..." if len(seeds) > 8 else ""))
+            print("%-80s %6d  %s%s" % (kind, v["n"], " ".join(map(str, seeds[:8])),
+                                       " ..." if len(seeds) > 8 else ""))
+            if v["intended"]:
+                print("    intended: " + v["intended"])
         print("one example of each kind:")
-        for kind in sorted(kinds, key=lambda k: (kinds[k]["intended"], -kinds[k]["n"])):
+        for kind in sorted(kinds, key=lambda k: (bool(kinds[k]["intended"]), -kinds[k]["n"])):
             for e in kinds[kind]["examples"]:
                 print("  [%s] ORACLE_SEED=%d ORACLE_ONLY=%d" % (kind, e["seed"], e["i"]))
                 print("      " + e["req"])
