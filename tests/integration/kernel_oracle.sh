@@ -94,6 +94,8 @@ send() {
 		echo "  (the kernel's ARP table was full: run $1 again)"
 		sleep 1
 	done
+	[ "$rc" != 3 ] || fail "seed $SEED: run $1: the kernel's ARP table (one for the whole" \
+		"machine) was full three times in a row: something else is filling it"
 	[ "$rc" = 0 ] || fail "seed $SEED: run $1 failed ($rc)"
 }
 
