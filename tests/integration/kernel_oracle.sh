@@ -121,7 +121,7 @@ run_seed() {
 	for n in owner subnet system mixed; do
 		write_conf "$(cat "$D/arpownd-$n.conf")"
 		arpownd_start "s${SEED}h" -c "$CONF"
-		send "$n" 250
+		send "$n" 200
 		arpownd_stop
 		[ "$ARPOWND_RC" = 0 ] || fail "seed $SEED: arpownd ($n) exited with $ARPOWND_RC"
 		# its reasons, one line a request (-d), for compare

@@ -577,11 +577,13 @@ def cmd_setup(d):
 
 
 def set_ignore(plan, spec):
-    lines = []
-    for n in plan["nics"]:
-        v = MODE_IGNORE[n["mode"]] if spec == "mixed" else int(spec)
-        lines.append("echo %d > /proc/sys/net/ipv4/conf/%s/arp_ignore" % (v, n["name"]))
-    ns_sh(plan["prefix"] + "h", "\n".join(lines))
+    """/proc/sys/net follows the opening thread's network namespace:
+    written from inside it, no ip netns exec needed."""
+    with InNs(plan["prefix"] + "h"):
+        for n in plan["nics"]:
+            v = MODE_IGNORE[n["mode"]] if spec == "mixed" else int(spec)
+            with open("/proc/sys/net/ipv4/conf/%s/arp_ignore" % n["name"], "w") as f:
+                f.write("%d\n" % v)
 
 
 def conf_text(plan, mode):
@@ -630,10 +632,10 @@ def cmd_send(d, label, quiet_ms, ignore):
         reqs = [r for r in reqs if r["i"] in keep]
     # a clean slate: neighbour tables everywhere, the bridge's FDB
     nss = sorted({"h"} | {n["peer_ns"] for n in plan["nics"]} | ({"c"} if "br" in plan["sends"] else set()))
-    for s in nss:
-        run(["ip", "-n", P + s, "neigh", "flush", "all"], check=False)
+    script = "".join("ip -n %s neigh flush all\n" % (P + x) for x in nss)
     if "br" in plan["sends"]:
-        run(["ip", "-n", P + "sw", "link", "set", "br0", "type", "bridge", "fdb_flush"], check=False)
+        script += "ip -n %s link set br0 type bridge fdb_flush\n" % (P + "sw")
+    run(["sh", "-c", script])
     tf0 = table_fulls()
     caps = {}
     for n in plan["nics"]:
