@@ -210,7 +210,7 @@ class Topo:
             self.features.append("bridged NICs share %s/24" % i2ip(shared))
         used = set()
         for k, nic in enumerate(self.nics):
-            if rng.random() < 0.1:
+            if k > 0 and rng.random() < 0.1:
                 self.features.append("%s has no address of its own" % nic["name"])
                 continue
             if shared is not None and k in bridged:
@@ -230,9 +230,8 @@ class Topo:
                 n2 = net_of(self.block() | rng.randrange(1 << 16), p2)
                 self.add(nic["name"], host_in(rng, n2, p2), p2, "second subnet")
 
-    def _nic(self, up_only=False):
-        c = [x["name"] for x in self.nics if not (up_only and x["down"])]
-        return self.rng.choice(c)
+    def _nic(self):
+        return self.rng.choice([x["name"] for x in self.nics])
 
     def _features(self, bridged):
         rng = self.rng
@@ -277,7 +276,7 @@ class Topo:
             a = self._nic()
             x = (rng.randint(1, 255) << 16) | (rng.randrange(256) << 8)
             self.add(a, x | rng.randint(1, 254), 24, "0/8")
-            self.features.append("%s/24 (0/8) on %s" % (i2ip(x | 1), a))
+            self.features.append("%s/24 (0/8) on %s" % (i2ip(x), a))
         if rng.random() < 0.5:
             a = self._nic()
             x = (rng.randint(240, 254) << 24) | (rng.randrange(1 << 16) << 8)
@@ -1161,7 +1160,8 @@ def cmd_compare(d, intended_path, max_show):
             R = load(d, f)
             strays += len(R["stray"])
             for nic, b in R["stray"][:3]:
-                print("stray ARP frame in %s on %s: %s" % (R["label"], nic, b))
+                print("STRAY: seed %d run %s: an ARP frame from %s that answers no request: %s" % (
+                    plan["seed"], R["label"], nic, b))
     for k, m in model.items():
         print("kernel model differs, %d times: %s" % (m["n"], k))
         for e in m["examples"][:1]:
@@ -1232,7 +1232,10 @@ def cmd_summary(dirs):
     if tot["repeat"]:
         print("the kernel's answers changed between two identical runs: the runs are not "
               "independent, and the comparison is not to be trusted")
-    return 1 if tot["disagreements"] or tot["repeat"] else 0
+    if tot["strays"]:
+        print("ARP frames that answer none of the requests were captured (printed with their "
+              "seed above): a reply with a wrong target, or something else talking")
+    return 1 if tot["disagreements"] or tot["repeat"] or tot["strays"] else 0
 
 
 def cmd_describe(d):
