@@ -23,9 +23,8 @@ enum arp_reason {
 	ARP_BAD_PLN,		/* protocol length not 4 */
 	ARP_NOT_REQUEST,	/* op other than 1 (a reply: fields filled, sender checked) */
 	ARP_BAD_SHA,		/* sender MAC broadcast, multicast or zero */
-	ARP_SRC_MISMATCH,	/* Ethernet source is not the ARP sender */
-	ARP_MARTIAN_SIP,	/* sender IP multicast, broadcast, 127/8, 0/8 */
-	ARP_BAD_TIP,		/* target IP multicast, broadcast, 127/8, 0/8 */
+	ARP_MARTIAN_SIP,	/* sender IP multicast, broadcast, 127/8 */
+	ARP_BAD_TIP,		/* target IP multicast, broadcast, 127/8, 0.0.0.0 */
 	ARP_GRATUITOUS,		/* sender IP == target IP: an announcement */
 	ARP_NREASONS
 };

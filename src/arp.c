@@ -49,15 +49,16 @@ mac_is_group(const uint8_t *m)
 	return m[0] & 1;
 }
 
-/* 0/8, 127/8, multicast and the limited broadcast, as the kernel's
- * martian checks; class E stays usable, as it is for the kernel. */
+/* 0.0.0.0, 127/8, multicast and the limited broadcast, as the kernel's
+ * martian checks.  Since Linux 5.3 only 0.0.0.0 itself is "zeronet"
+ * (ipv4_is_zeronet): the rest of 0/8 is a usable range, answered from
+ * and for like any other; class E too, as it is for the kernel. */
 static int
 ip_is_martian(uint32_t n)
 {
 	uint32_t h = ntohl(n);
 
-	return (h >> 24) == 0 || (h >> 24) == 127 || (h >> 28) == 0xe ||
-	    h == 0xffffffffu;
+	return h == 0 || (h >> 24) == 127 || (h >> 28) == 0xe || h == 0xffffffffu;
 }
 
 int
@@ -116,11 +117,14 @@ arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 	memcpy(req->tha, a + 18, ARP_ETH_LEN);
 	req->tip = get32n(a + 24);
 
+	/* The kernel answers these, to the group or zero MAC: not we.  A
+	 * broadcast reply would go to the whole segment, and learning the
+	 * requester would put a group MAC into the neighbour table. */
 	if (mac_is_zero(req->sha) || mac_is_group(req->sha))
 		return ARP_BAD_SHA;
-	/* A relay rewrites both; a mismatch is someone speaking for another. */
-	if (memcmp(req->sha, pkt + SLL2_ADDR, ARP_ETH_LEN) != 0)
-		return ARP_SRC_MISMATCH;
+	/* An Ethernet source other than the ARP sender (a balance-alb bond
+	 * sending on another slave, a relay) is answered, as the kernel does:
+	 * to the ARP sender's MAC, which is whom the request speaks for. */
 	/* sip 0.0.0.0 is an RFC 5227 probe, answered like the kernel does. */
 	if (req->sip != 0 && ip_is_martian(req->sip))
 		return ARP_MARTIAN_SIP;
@@ -203,7 +207,6 @@ static const char *const reason_names[ARP_NREASONS] = {
 	[ARP_BAD_PLN] = "bad_pln",
 	[ARP_NOT_REQUEST] = "not_request",
 	[ARP_BAD_SHA] = "bad_sender_mac",
-	[ARP_SRC_MISMATCH] = "eth_src_mismatch",
 	[ARP_MARTIAN_SIP] = "martian_sender",
 	[ARP_BAD_TIP] = "bad_target",
 	[ARP_GRATUITOUS] = "gratuitous",

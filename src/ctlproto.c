@@ -156,11 +156,12 @@ parse_addr(const struct word *w, bool allow_len, struct ctlp_req *req, char *err
 		return seterr(err, errlen, EX_DATAERR, "\"%s\": host bits set beyond "
 		    "/%lu (the range is %s/%lu)", shown(w, q), plen, buf, plen);
 	}
-	/* 0/8, 127/8 and 224/4 are whole /8s or larger: a range holds a
-	 * martian exactly when its first or last address is one */
+	/* 0.0.0.0 is the first address of any range that holds it; 127/8
+	 * and 224/4 are whole /8s or larger: a range holds a martian exactly
+	 * when its first or last address is one */
 	last = h | ~mask;
 	if (rng_is_martian(h) || rng_is_martian(last))
-		return seterr(err, errlen, EX_DATAERR, "\"%s\": %s 0.0.0.0/8, 127.0.0.0/8, "
+		return seterr(err, errlen, EX_DATAERR, "\"%s\": %s 0.0.0.0, 127.0.0.0/8, "
 		    "multicast or the broadcast address: never answered over ARP",
 		    shown(w, q), plen == 32 ? "is in" : "holds addresses of");
 	req->has_addr = true;

@@ -183,7 +183,7 @@ rng_has(const struct rng *r, uint32_t addr)
 }
 
 static const struct rng_span martians[] = {
-	{ 0x00000000u, 0x00ffffffu },	/* 0/8 */
+	{ 0x00000000u, 0x00000000u },	/* 0.0.0.0: the rest of 0/8 is usable since Linux 5.3 */
 	{ 0x7f000000u, 0x7fffffffu },	/* 127/8 */
 	{ 0xe0000000u, 0xefffffffu },	/* 224/4 */
 	{ 0xffffffffu, 0xffffffffu },	/* limited broadcast */

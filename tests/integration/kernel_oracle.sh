@@ -50,8 +50,20 @@ SHOW=${ORACLE_SHOW:-2}
 # count-differs), why the other side did not (arpownd's verdict, or the
 # kernel's as its model says), and the request's most telling feature,
 # e.g. "system kernel-only arpownd:other-interface tip-on-lo".
-# Empty: every disagreement counts.
+# Each is justified in arpownd.conf(5), section DIFFERENCES FROM THE KERNEL.
 cat >"$TMPDIR_T/intended" <<'EOF'
+* kernel-only arpownd:bad_sender_mac sha-group | a broadcast or multicast sender MAC: the kernel replies to that group, arpownd does not | arpownd.conf(5) DIFFERENCES
+* kernel-only arpownd:bad_sender_mac sha-zero | a zero sender MAC: the kernel replies to 00:00:00:00:00:00, arpownd does not | arpownd.conf(5) DIFFERENCES
+system kernel-only arpownd:other_interface tip-on-down-nic | system: an address on a down interface | arpownd.conf(5) DIFFERENCES
+mixed kernel-only arpownd:other_interface tip-on-down-nic | system: an address on a down interface | arpownd.conf(5) DIFFERENCES
+system kernel-only arpownd:other_interface tip-on-lo | system: an address on lo | arpownd.conf(5) DIFFERENCES
+mixed kernel-only arpownd:other_interface tip-on-lo | system: an address on lo | arpownd.conf(5) DIFFERENCES
+system kernel-only arpownd:not_local tip-in-lo-subnet | system: an address only routed to lo | arpownd.conf(5) DIFFERENCES
+mixed kernel-only arpownd:not_local tip-in-lo-subnet | system: an address only routed to lo | arpownd.conf(5) DIFFERENCES
+system kernel-only arpownd:gratuitous tip-in-lo-subnet | system: an address only routed to lo, asked for by itself | arpownd.conf(5) DIFFERENCES
+mixed kernel-only arpownd:gratuitous tip-in-lo-subnet | system: an address only routed to lo, asked for by itself | arpownd.conf(5) DIFFERENCES
+mixed kernel-only arpownd:other_interface tip-only-on-off-nics | system: an address held only by interfaces in mode off | arpownd.conf(5) DIFFERENCES
+* arpownd-only kernel:broadcast-route tip-ours-but-broadcast-route-wins | an address that is also another subnet's broadcast: the kernel's answer depends on which was configured first | arpownd.conf(5) DIFFERENCES
 EOF
 
 # make check's set: about 5 s a seed on 2 cores; should a loaded machine
