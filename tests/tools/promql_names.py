@@ -3,6 +3,7 @@
 metrics, labels and label values arpownd really exports?
 
     promql_names.py SRCDIR rules FILE.yml ... | grafana FILE.json ...
+    promql_names.py SRCDIR exposition FILE    (what arpownctl metrics prints)
 
 What arpownd exports is read from its source, the one place that writes
 the metrics: src/metrics.c (each family's name and labels, from its
@@ -11,7 +12,10 @@ fprintf()s print), src/policy.c (the mode and verdict names) and
 src/arp.c (the invalid-frame reasons).  A rule file is checked expression
 by expression (and its annotations' metric names); a Grafana dashboard's
 every "expr" and template query.  Exits 1 naming each expression that
-refers to a metric, a label or a label value that does not exist.
+refers to a metric, a label or a label value that does not exist.  The
+exposition mode holds what a live daemon printed against the same
+reading of the source (tests/integration/metrics.sh runs it, as root), so
+that a change to metrics.c this reading misses cannot go unnoticed.
 
 Not a PromQL parser: selectors, label lists (by, on, ...) and the names
 left over are picked out of the text with regular expressions, which is
@@ -245,18 +249,58 @@ def check_grafana(path, fams):
     return n
 
 
+def check_exposition(path, fams):
+    """What a live daemon printed (arpownctl metrics) against the catalogue
+    read from the source: the same families, each sample with exactly the
+    catalogue's labels, and values from its sets."""
+    seen = set()
+    n = 0
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        m = re.match(r"# TYPE (\S+) ", line)
+        if m:
+            seen.add(m.group(1))
+            continue
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"([A-Za-z_:][\w:]*)(?:\{(.*)\})? \S+$", line)
+        if not m:
+            err(path, "cannot read the sample %r" % line)
+            continue
+        name, body = m.group(1), m.group(2) or ""
+        n += 1
+        if name not in fams:
+            err(path, "%s is exported but not found in src/metrics.c" % name)
+            continue
+        labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', body))
+        if set(labels) != set(fams[name]):
+            err(path, "%s has the labels %s; src/metrics.c reads as %s"
+                % (name, sorted(labels), sorted(fams[name])))
+        for k, v in labels.items():
+            allowed = fams[name].get(k)
+            if allowed is not None and v not in allowed:
+                err(path, '%s{%s="%s"}: a value not found in the source' % (name, k, v))
+    for name in set(fams) - seen:
+        err(path, "%s is read from src/metrics.c but not exported" % name)
+    for name in seen - set(fams):
+        err(path, "%s is exported but not found in src/metrics.c" % name)
+    return n
+
+
 def main(argv):
-    if len(argv) < 4 or argv[2] not in ("rules", "grafana"):
+    modes = {"rules": check_rules, "grafana": check_grafana, "exposition": check_exposition}
+    if len(argv) < 4 or argv[2] not in modes:
         sys.exit(__doc__.split("\n\n")[1])
     fams = catalogue(argv[1])
     total = 0
     for path in argv[3:]:
-        total += (check_rules if argv[2] == "rules" else check_grafana)(path, fams)
+        total += modes[argv[2]](path, fams)
     for e in errors:
         print(e, file=sys.stderr)
     if errors:
         return 1
-    print("%d expressions checked against the %d metrics of src/metrics.c" % (total, len(fams)))
+    print("%d %s checked against the %d metrics of src/metrics.c"
+          % (total, "samples" if argv[2] == "exposition" else "expressions", len(fams)))
     return 0
 
 
