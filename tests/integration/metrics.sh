@@ -4,7 +4,9 @@
 # are the real ones; the file is replaced atomically (a reader polling it
 # never sees half of one) and never written through a link planted at its
 # temporary name; a hostile interface name is escaped in labels and JSON;
-# at a clean stop the file says arpownd_up 0.
+# at a clean stop the file says arpownd_up 0.  The names, labels and
+# label values are those tests/tools/promql_names.py reads from
+# src/metrics.c for the alert rules' and the dashboard's checks.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
@@ -31,6 +33,13 @@ for i in 1 2 3; do expect_reply c c0 10.0.0.1 "$MAC0" "request $i answered"; don
 out=$(ctl metrics)
 promtool check metrics <<<"$out" >"$TMPDIR_T/promtool.out" 2>&1 || fail "promtool on arpownctl metrics: $(cat "$TMPDIR_T/promtool.out")"
 pass "promtool check metrics: arpownctl metrics is clean"
+# the names the alert rules and the dashboard are checked against
+# (tests/tools/promql_names.py reads them from src/metrics.c): the same as
+# a live daemon's, labels and label values included
+printf '%s\n' "$out" >"$TMPDIR_T/live.prom"
+python3 "${top_srcdir:-.}/tests/tools/promql_names.py" "${top_srcdir:-.}" exposition "$TMPDIR_T/live.prom" \
+	>"$TMPDIR_T/names.out" 2>&1 || fail "src/metrics.c as the rules' check reads it differs from the live metrics: $(cat "$TMPDIR_T/names.out")"
+pass "the live metrics are what contrib/'s checks read from src/metrics.c: $(cat "$TMPDIR_T/names.out")"
 grep -qx 'arpownd_replies_total{interface="eth0"} 3' <<<"$out" || fail "replies_total for eth0 is not 3"
 grep -qx 'arpownd_up 1' <<<"$out" || fail "arpownd_up"
 grep -q "^arpownd_build_info{version=\"[0-9.]*\"} 1$" <<<"$out" || fail "build_info"

@@ -13,7 +13,9 @@
 #
 #   installed: the unit enabled and active (running) as the system user
 #   arpownd the postinst made, /run/arpownd its own; arp_ignore 8 on
-#   eth0..eth2, each address answered by its own NIC only;
+#   eth0..eth2, each address answered by its own NIC only; the journal's
+#   catalog holds arpownd's entries (systemd's dpkg trigger) and
+#   journalctl -x explains the start entry with them, until the purge;
 #   /etc/arpownd.conf a conffile; a reinstall over it (an upgrade) keeps
 #   the admin's edit and restarts the daemon with it; apt-get remove stops
 #   it: no interface left at arp_ignore 8, eth1 back to its true original
@@ -159,6 +161,13 @@ for m in $(sed -n 's/^man_MANS *= *//p' "$SRC/Makefile.am"); do
 done
 has /lib/systemd/system/arpownd.service
 has /etc/arpownd.conf
+# what the README's Monitoring section promises
+has /usr/lib/systemd/catalog/arpownd.catalog
+has /usr/share/arpownd/prometheus/arpownd.rules.yml
+has /usr/share/arpownd/grafana/arpownd.json
+has /usr/share/bash-completion/completions/arpownctl
+has /usr/share/zsh/vendor-completions/_arpownctl
+has /usr/share/doc/arpownd/examples/keepalived.conf
 dpkg-deb --ctrl-tarfile "$DEB" | tar -xOf - ./conffiles 2>/dev/null | grep -qx /etc/arpownd.conf ||
 	fail "/etc/arpownd.conf is not in the package's conffiles"
 pass "the package: $(grep -c '[^/]$' "$TMPDIR_T/contents") files, /etc/arpownd.conf a conffile"
@@ -235,6 +244,11 @@ check_installed() {
 # package's (unmodified) or edited, by its md5sum
 conffile_sum() { ce dpkg-query -W -f='${Conffiles}\n' arpownd | awk '$1 == "/etc/arpownd.conf" { print $2 }'; }
 
+# arpownd's entries in the journal's catalog database (systemd's dpkg
+# trigger on /usr/lib/systemd/catalog rebuilds it)
+catalog_ids() { ce journalctl --list-catalog 2>/dev/null | awk '/^6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b/ { print $1 }' | wc -l; }
+NMSGID=$(grep -c '^#define[[:space:]]*MSGID_' "$SRC/include/msgid.h")
+
 # ---- install ---------------------------------------------------------------
 ce getent passwd arpownd >/dev/null && fail "the container's root tree already has a user arpownd"
 expect_eq "$(pairs)" "$ORIG" "before the install: the originals"
@@ -242,6 +256,10 @@ say "apt-get install $CDEB"
 out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB: $out"
 check_installed "installed" "$STATUS3" "$MANAGED3"
 UID1=$(user_line | cut -d: -f3)
+expect_eq "$(catalog_ids)" "$NMSGID" "installed: systemd's trigger put arpownd's $NMSGID catalog entries in the journal's database"
+ce journalctl -b -u arpownd -x MESSAGE_ID=6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01 2>/dev/null |
+	grep -q 'Subject: arpownd started' || fail "installed: journalctl -x does not explain the start entry"
+pass "installed: journalctl -x explains the daemon's start entry from the catalog"
 expect_silence f f0 10.0.0.1 "installed: the outside cannot probe the inside 10.0.0.1"
 expect_reply f f0 10.1.0.1 "$MAC2" "installed: 10.1.0.1 answered by eth2"
 sum=$(conffile_sum)
@@ -289,6 +307,7 @@ ce test -e /etc/arpownd.conf && fail "purged: /etc/arpownd.conf is still there"
 ce test -L /etc/systemd/system/multi-user.target.wants/arpownd.service &&
 	fail "purged: the unit is still enabled (multi-user.target.wants)"
 pass "purged: /run/arpownd, /etc/arpownd.conf and the enablement gone"
+expect_eq "$(catalog_ids)" 0 "purged: the trigger took arpownd's entries out of the catalog database"
 user_line >/dev/null || fail "purged: the user arpownd was removed (README: it stays)"
 pass "purged: the user arpownd stays (Debian practice, see README)"
 expect_eq "$(pairs)" "$ORIG" "purged: the originals"
