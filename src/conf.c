@@ -23,6 +23,7 @@
 
 #include "conf.h"
 #include "policy.h"
+#include "util.h"
 
 #define CONF_MAX_LINE	1024
 
@@ -75,17 +76,14 @@ report(struct ctx *x, unsigned line, const char *fmt, ...)
 		x->err(x->arg, msg);
 }
 
+/* The section's name, a separator no name holds, the key's. */
 static size_t
 where_hash(const char *sec, const char *key)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = util_fnv1a(UTIL_FNV1A_INIT, sec, strlen(sec));
 
-	for (; *sec; sec++)
-		h = (h ^ (unsigned char)*sec) * 16777619u;
-	h = (h ^ 0x1f) * 16777619u;
-	for (; key != NULL && *key; key++)
-		h = (h ^ (unsigned char)*key) * 16777619u;
-	return h;
+	h = util_fnv1a(h, "\x1f", 1);
+	return key != NULL ? util_fnv1a(h, key, strlen(key)) : h;
 }
 
 static unsigned
@@ -811,24 +809,12 @@ struct ini {
 	size_t		 nbucket;
 };
 
-static size_t
-name_hash(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 static struct ini_sec *
 ini_find(const struct ini *ix, const char *name, size_t len)
 {
-	size_t i;
+	size_t i = ix->bucket[util_fnv1a(UTIL_FNV1A_INIT, name, len) & (ix->nbucket - 1)];
 
-	for (i = ix->bucket[name_hash(name, len) & (ix->nbucket - 1)]; i != WHERE_NIL;
-	    i = ix->s[i].next)
+	for (; i != WHERE_NIL; i = ix->s[i].next)
 		if (strncmp(ix->s[i].name, name, len) == 0 && ix->s[i].name[len] == '\0')
 			return &ix->s[i];
 	return NULL;
@@ -872,7 +858,7 @@ ini_index(const dictionary *d, struct ini *ix)
 			continue;
 		sec = &ix->s[ix->n];
 		sec->name = d->key[i];
-		h = name_hash(sec->name, strlen(sec->name)) & (ix->nbucket - 1);
+		h = util_fnv1a(UTIL_FNV1A_INIT, sec->name, strlen(sec->name)) & (ix->nbucket - 1);
 		sec->next = ix->bucket[h];
 		ix->bucket[h] = ix->n++;
 	}

@@ -23,6 +23,7 @@
 
 #include "arp.h"
 #include "log.h"
+#include "util.h"
 
 /* A line of the SIGUSR1 dump is one interface's counters as JSON (about
  * 1 KiB; a name of 15 bytes each escaped adds 90): room for all of it. */
@@ -153,21 +154,11 @@ static struct {
 	unsigned	suppressed;
 } log_rl[LOG_RL_SLOTS];
 
-static uint32_t
-fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 /* 0: drop this one; else log it, with *suppressed told how many were dropped. */
 static int
 ratelimit(const char *msg, unsigned *suppressed)
 {
-	uint32_t h = fnv1a(msg);
+	uint32_t h = util_fnv1a(UTIL_FNV1A_INIT, msg, strlen(msg));
 	struct timespec ts;
 	int i = (int)(h % LOG_RL_SLOTS);
 

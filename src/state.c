@@ -30,6 +30,7 @@
 #include "log.h"
 #include "state.h"
 #include "table.h"
+#include "util.h"
 
 #define STATE_MAX_SIZE	(1 << 20)	/* 15,000 interfaces at the longest names */
 #define UID_NOBODY	65534		/* what arpownd before the v2 format chowned to */
@@ -40,21 +41,6 @@
 #define TRAILER_LEN	15		/* "crc32=xxxxxxxx\n" */
 #define ARP_IGNORE_MAX	8
 #define ARP_ANNOUNCE_MAX 2
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---------------------------------------------------------------------
  * Records
@@ -651,7 +637,8 @@ state_parse(const char *buf, size_t len, struct state *st, char *err, size_t err
 	}
 	free(p.lines);
 	if (r != 0) {
-		seterr(err, errlen, "line %u: %s", p.line, p.why ? p.why : "a record twice");
+		util_seterr(err, errlen, -1,
+		    "line %u: %s", p.line, p.why ? p.why : "a record twice");
 		state_clear(st);
 		return -1;
 	}
@@ -765,7 +752,8 @@ open_in(struct state_dir *sd, const char *name, int flags, bool create, char *er
 		    O_CLOEXEC | O_NOCTTY, 0600);
 		if (fd != -1 && sd->uid != geteuid() && fchown(fd, sd->uid, sd->gid) == -1) {
 			e = errno;
-			seterr(err, errlen, "%s/%s: cannot give it to uid %u: %s", sd->path,
+			util_seterr(err, errlen, -1,
+			    "%s/%s: cannot give it to uid %u: %s", sd->path,
 			    name, (unsigned)sd->uid, strerror(e));
 			(void)unlinkat(sd->dfd, name, 0);
 			close(fd);
@@ -775,29 +763,34 @@ open_in(struct state_dir *sd, const char *name, int flags, bool create, char *er
 	if (fd == -1) {
 		e = errno;
 		if (e == ELOOP)
-			seterr(err, errlen, "%s/%s: a symbolic link, not followed: "
+			util_seterr(err, errlen, -1,
+			    "%s/%s: a symbolic link, not followed: "
 			    "remove it", sd->path, name);
 		else if (e != ENOENT || create)
-			seterr(err, errlen, "%s/%s: %s", sd->path, name, strerror(e));
+			util_seterr(err, errlen, -1,
+			    "%s/%s: %s", sd->path, name, strerror(e));
 		return errno = e, -1;
 	}
 	if (fstat(fd, &sb) == -1) {
 		e = errno;
-		seterr(err, errlen, "%s/%s: %s", sd->path, name, strerror(e));
+		util_seterr(err, errlen, -1, "%s/%s: %s", sd->path, name, strerror(e));
 		goto bad;
 	}
 	e = EPERM;
 	if (!S_ISREG(sb.st_mode))
-		seterr(err, errlen, "%s/%s: not a regular file: remove it", sd->path, name);
+		util_seterr(err, errlen, -1,
+		    "%s/%s: not a regular file: remove it", sd->path, name);
 	else if (sb.st_nlink != 1)
-		seterr(err, errlen, "%s/%s: has %lu hard links, so it is also "
+		util_seterr(err, errlen, -1, "%s/%s: has %lu hard links, so it is also "
 		    "elsewhere: remove it", sd->path, name, (unsigned long)sb.st_nlink);
 	else if (sb.st_uid != sd->uid)
-		seterr(err, errlen, "%s/%s: owned by uid %u, not by the directory's "
+		util_seterr(err, errlen, -1,
+		    "%s/%s: owned by uid %u, not by the directory's "
 		    "owner (uid %u): remove it", sd->path, name, (unsigned)sb.st_uid,
 		    (unsigned)sd->uid);
 	else if (sb.st_mode & (S_IWGRP | S_IWOTH))
-		seterr(err, errlen, "%s/%s: writable by group or others (mode %04o): "
+		util_seterr(err, errlen, -1,
+		    "%s/%s: writable by group or others (mode %04o): "
 		    "remove it", sd->path, name, (unsigned)(sb.st_mode & 07777));
 	else
 		return fd;
@@ -819,7 +812,7 @@ read_all(int fd, const char *path, const char *name, char **out, size_t *outlen,
 	if (fstat(fd, &sb) == -1)
 		goto fail;
 	if (sb.st_size > STATE_MAX_SIZE) {
-		seterr(err, errlen, "%s/%s: larger than %d bytes", path, name,
+		util_seterr(err, errlen, -1, "%s/%s: larger than %d bytes", path, name,
 		    STATE_MAX_SIZE);
 		return errno = EFBIG, -1;
 	}
@@ -842,7 +835,7 @@ read_all(int fd, const char *path, const char *name, char **out, size_t *outlen,
 	*outlen = len;
 	return 0;
 fail:
-	seterr(err, errlen, "%s/%s: %s", path, name, strerror(errno));
+	util_seterr(err, errlen, -1, "%s/%s: %s", path, name, strerror(errno));
 	return -1;
 }
 
@@ -951,7 +944,7 @@ blob_read(struct state_dir *sd, struct slots *sl, blob_accept *accept, void *arg
 			    why[len[0] == 0]);
 		len[0] = len[1] = 0;
 	} else if (len[0] != 0 || len[1] != 0) {
-		seterr(err, errlen, "no complete saved version: %s%s%s", why[0],
+		util_seterr(err, errlen, -1, "no complete saved version: %s%s%s", why[0],
 		    why[0][0] && why[1][0] ? "; " : "", why[1]);
 		errno = EINVAL;
 	}
@@ -994,7 +987,8 @@ check_dir(const char *dir, const struct stat *sb, enum state_mode mode, char *er
 	uid_t me = geteuid();
 
 	if (sb->st_mode & (S_IWGRP | S_IWOTH)) {
-		seterr(err, errlen, "%s: writable by group or others (mode %04o), so "
+		util_seterr(err, errlen, -1,
+		    "%s: writable by group or others (mode %04o), so "
 		    "anyone could change what arpownd restores: chmod go-w %s",
 		    dir, (unsigned)(sb->st_mode & 07777), dir);
 		return -1;
@@ -1002,7 +996,8 @@ check_dir(const char *dir, const struct stat *sb, enum state_mode mode, char *er
 	if (sb->st_uid == me)
 		return 0;
 	if (sb->st_uid == UID_NOBODY) {
-		seterr(err, errlen, "%s: owned by nobody (uid %u), as arpownd before "
+		util_seterr(err, errlen, -1,
+		    "%s: owned by nobody (uid %u), as arpownd before "
 		    "the v2 state format left it: any process running as nobody could "
 		    "have changed the saved originals.  Check the files in it, then "
 		    "chown -R %u:%u %s and start again (or remove it, if no interface "
@@ -1012,7 +1007,7 @@ check_dir(const char *dir, const struct stat *sb, enum state_mode mode, char *er
 	}
 	if (mode == STATE_RESTORE && me == 0)
 		return 0;	/* systemd's DynamicUser owns it: its records are the truth */
-	seterr(err, errlen, "%s: owned by uid %u, not by us (uid %u): arpownd "
+	util_seterr(err, errlen, -1, "%s: owned by uid %u, not by us (uid %u): arpownd "
 	    "trusts only a directory of its own, and that user could have written "
 	    "what is in it.  Check the files in it (or remove it, if no interface "
 	    "is left at arp_ignore=8), then chown -R %u:%u %s, or give arpownd "
@@ -1043,14 +1038,14 @@ accept_text(const char *text, size_t len, void *arg, char *err, size_t errlen)
 	uint64_t gen;
 
 	if (frame_check(&p, text, len, PUB_KIND, &gen, &body, &bodyend) == -1) {
-		seterr(err, errlen, "line %u: %s", p.line, p.why);
+		util_seterr(err, errlen, -1, "line %u: %s", p.line, p.why);
 		return -1;
 	}
 	if (t == NULL)
 		return 0;
 	free(t->lines);
 	if ((t->lines = malloc(bodyend - body + 1)) == NULL) {
-		seterr(err, errlen, "out of memory");
+		util_seterr(err, errlen, -1, "out of memory");
 		return -1;
 	}
 	memcpy(t->lines, text + body, bodyend - body);
@@ -1069,7 +1064,7 @@ read_legacy(struct state_dir *sd, struct state *st, char *err, size_t errlen)
 	if (read_all(sd->legacy, sd->path, LEGACY_FILE, &text, &len, err, errlen) == -1)
 		return -1;
 	if ((r = state_parse(text, len, st, why, sizeof(why))) == -1)
-		seterr(err, errlen, "%s/%s: %s", sd->path, LEGACY_FILE, why);
+		util_seterr(err, errlen, -1, "%s/%s: %s", sd->path, LEGACY_FILE, why);
 	free(text);
 	return r;
 }
@@ -1169,7 +1164,7 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 
 	if ((sd = calloc(1, sizeof(*sd))) == NULL || (sd->path = strdup(dir)) == NULL) {
 		free(sd);
-		seterr(err, errlen, "%s: out of memory", dir);
+		util_seterr(err, errlen, -1, "%s: out of memory", dir);
 		return errno = ENOMEM, NULL;
 	}
 	sd->dfd = sd->lock = sd->legacy = -1;
@@ -1178,22 +1173,24 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 	sd->readonly_ok = mode == STATE_RESTORE;
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST &&
 	    !(errno == EROFS && sd->readonly_ok && access(dir, F_OK) == 0)) {
-		seterr(err, errlen, "%s: cannot create it: %s", dir, strerror(errno));
+		util_seterr(err, errlen, -1,
+		    "%s: cannot create it: %s", dir, strerror(errno));
 		goto fail;
 	}
 	if ((sd->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 	    (root_link(dir) ? 0 : O_NOFOLLOW))) == -1) {
 		/* O_DIRECTORY says ENOTDIR for a symbolic link too */
 		if (errno == ELOOP || errno == ENOTDIR)
-			seterr(err, errlen, "%s: %s; give arpownd a directory of its own",
+			util_seterr(err, errlen, -1,
+			    "%s: %s; give arpownd a directory of its own",
 			    dir, lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode) ?
 			    "a symbolic link" : "not a directory");
 		else
-			seterr(err, errlen, "%s: %s", dir, strerror(errno));
+			util_seterr(err, errlen, -1, "%s: %s", dir, strerror(errno));
 		goto fail;
 	}
 	if (fstat(sd->dfd, &sb) == -1) {
-		seterr(err, errlen, "%s: %s", dir, strerror(errno));
+		util_seterr(err, errlen, -1, "%s: %s", dir, strerror(errno));
 		goto fail;
 	}
 	if (check_dir(dir, &sb, mode, err, errlen) == -1) {
@@ -1212,10 +1209,12 @@ state_open(const char *dir, enum state_mode mode, char *err, size_t errlen)
 			r = pread(sd->lock, held, sizeof(held) - 1, 0);
 			held[r > 0 ? r : 0] = '\0';
 			held[strcspn(held, "\n")] = '\0';
-			seterr(err, errlen, "%s: held by another arpownd (pid %s)", dir,
+			util_seterr(err, errlen, -1,
+			    "%s: held by another arpownd (pid %s)", dir,
 			    held[0] ? held : "unknown");
 		} else
-			seterr(err, errlen, "%s/%s: %s", dir, LOCK_FILE, strerror(e));
+			util_seterr(err, errlen, -1,
+			    "%s/%s: %s", dir, LOCK_FILE, strerror(e));
 		errno = e;
 		goto fail;
 	}

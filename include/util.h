@@ -1,0 +1,16 @@
+/* util.h — small pure helpers shared by modules that share nothing else. */
+#ifndef ARPOWND_UTIL_H
+#define ARPOWND_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UTIL_FNV1A_INIT	2166136261u	/* the FNV-1a offset basis */
+
+/* Format a message into err (nothing when errlen is 0), errno kept; returns ret. */
+int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* 32-bit FNV-1a of len bytes at p, continuing from h (UTIL_FNV1A_INIT to start). */
+uint32_t util_fnv1a(uint32_t h, const void *p, size_t len);
+
+#endif
