@@ -2,6 +2,7 @@
 #ifndef ARPOWND_UTIL_H
 #define ARPOWND_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,5 +13,7 @@ int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* 32-bit FNV-1a of len bytes at p, continuing from h (UTIL_FNV1A_INIT to start). */
 uint32_t util_fnv1a(uint32_t h, const void *p, size_t len);
+/* A name the kernel accepts for a network interface (dev_valid_name()); s need not end in NUL. */
+bool util_ifname_ok(const char *s, size_t len);
 
 #endif

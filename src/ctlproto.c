@@ -19,7 +19,6 @@
 
 #include "ctlproto.h"
 #include "ranges.h"
-#include "table.h"
 #include "util.h"
 
 #define MAX_WORDS	4	/* a command and at most three arguments */
@@ -157,7 +156,7 @@ parse_ifname(const struct word *w, struct ctlp_req *req, char *err, size_t errle
 {
 	char q[200];
 
-	if (!tbl_ifname_ok(w->p, w->len))
+	if (!util_ifname_ok(w->p, w->len))
 		return util_seterr(err, errlen, EX_USAGE,
 		    "\"%s\": not an interface name (1 "
 		    "to 15 bytes, no '/', ':' or white space, not \".\" or \"..\")",

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "publish.h"
+#include "util.h"
 
 struct ispan {
 	struct rng_span	s;		/* host order; first, for rng_span_find */
@@ -218,20 +219,6 @@ pub_format_runtime(const struct pub *p, size_t *len)
 	return buf;
 }
 
-/* An interface name as Linux allows it (dev_valid_name), or a glob of one. */
-static bool
-ifname_ok(const char *s)
-{
-	size_t len = strlen(s), i;
-
-	if (len == 0 || len >= 16 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-		return false;
-	for (i = 0; i < len; i++)
-		if (s[i] == '/' || s[i] == ':' || s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))
-			return false;
-	return true;
-}
-
 int
 pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
     const char **why)
@@ -241,7 +228,8 @@ pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
 	uint32_t a;
 
 	memset(e, 0, sizeof(*e));
-	if (!ifname_ok(ifname))
+	/* a name the kernel allows, or a glob of one */
+	if (!util_ifname_ok(ifname, strlen(ifname)))
 		return *why = "not an interface name", -1;
 	if (strlen(cidr) >= sizeof(item) - 3)
 		return *why = "not an IPv4 address or ADDR/LEN", -1;

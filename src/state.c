@@ -29,7 +29,6 @@
 
 #include "log.h"
 #include "state.h"
-#include "table.h"
 #include "util.h"
 
 #define STATE_MAX_SIZE	(1 << 20)	/* 15,000 interfaces at the longest names */
@@ -103,7 +102,7 @@ state_add(struct state *st, int ifindex, const char *name)
 	size_t len = strnlen(name, IF_NAMESIZE), i;
 	struct state_orig *o;
 
-	if (ifindex <= 0 || !tbl_ifname_ok(name, len))
+	if (ifindex <= 0 || !util_ifname_ok(name, len))
 		return errno = EINVAL, NULL;
 	if ((o = state_find(st, ifindex)) == NULL) {
 		/* A v1 record knows only the name: the link that has it now
@@ -463,7 +462,7 @@ parse_v2_line(struct parser *p, const char *s, const char *end)
 			if (have_name)
 				return p->why = "name given twice", -1;
 			if (name_decode(eq, (size_t)(s - eq), o.name, &len) == -1 ||
-			    !tbl_ifname_ok(o.name, len))
+			    !util_ifname_ok(o.name, len))
 				return fail(p, "name=%s: not an interface name",
 				    shown(q, eq, (size_t)(s - eq)));
 			have_name = true;
@@ -492,7 +491,7 @@ parse_v1_line(struct parser *p, const char *s, const char *end)
 
 	for (tok = s; s < end && *s != ' ' && *s != '\t'; s++)
 		;
-	if (!tbl_ifname_ok(tok, (size_t)(s - tok)))
+	if (!util_ifname_ok(tok, (size_t)(s - tok)))
 		return fail(p, "\"%s\": not an interface name",
 		    shown(q, tok, (size_t)(s - tok)));
 	memcpy(o.name, tok, (size_t)(s - tok));
@@ -658,7 +657,7 @@ state_format(const struct state *st)
 	for (i = 0; i < st->n; i++) {
 		const struct state_orig *o = &st->v[i];
 
-		if (o->ifindex < 0 || !tbl_ifname_ok(o->name, strnlen(o->name, IF_NAMESIZE)) ||
+		if (o->ifindex < 0 || !util_ifname_ok(o->name, strnlen(o->name, IF_NAMESIZE)) ||
 		    !value_ok(o->arp_ignore, ARP_IGNORE_MAX) ||
 		    !value_ok(o->arp_announce, ARP_ANNOUNCE_MAX))
 			return errno = EINVAL, NULL;

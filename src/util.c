@@ -1,8 +1,10 @@
-/* util.c — small pure helpers: error text, a string hash.  No state, no
- * syscalls; each is used by modules that otherwise share nothing, so that
- * none of them links another only for a helper. */
+/* util.c — small pure helpers: error text, a string hash, the kernel's rule
+ * for interface names.  No state, no syscalls; each is used by modules that
+ * otherwise share nothing, so that none of them links another only for a
+ * helper. */
 #include "config.h"
 
+#include <net/if.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,4 +36,29 @@ util_fnv1a(uint32_t h, const void *p, size_t len)
 	for (i = 0; i < len; i++)
 		h = (h ^ s[i]) * 16777619u;
 	return h;
+}
+
+/*
+ * net/core/dev.c, dev_valid_name(): 1 to 15 bytes, not "." or ".." (a name
+ * is a directory in sysfs), no '/', ':' (the alias separator) or white
+ * space by the kernel's isspace(), which is Latin-1: 0xa0 is white space
+ * there, 0x85 and 0x1c are not.
+ */
+bool
+util_ifname_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len >= IF_NAMESIZE)
+		return false;
+	if (s[0] == '.' && (len == 1 || (len == 2 && s[1] == '.')))
+		return false;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\0' || c == '/' || c == ':' || c == ' ' ||
+		    (c >= '\t' && c <= '\r') || c == 0xa0)
+			return false;
+	}
+	return true;
 }

@@ -1,5 +1,5 @@
 /* test_util.c — the pure helpers: error text, FNV-1a against the
- * published test vectors. */
+ * published test vectors, interface names as the kernel judges them. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,12 +50,43 @@ test_fnv1a(void **state)
 	    0xbf9cf968u);
 }
 
+/* dev_valid_name() in net/core/dev.c, byte for byte; the kernel's
+ * isspace() is Latin-1's, so 0xa0 is white space and 0x85, 0x1c are not. */
+static void
+test_ifname(void **state)
+{
+	static const struct { const char *s; size_t len; } good[] = {
+		{ "eth0", 4 }, { "123456789012345", 15 }, { "a", 1 }, { "...", 3 },
+		{ ".a", 2 }, { "v=1", 3 }, { "#v2", 3 }, { "eth0.100", 8 },
+		{ "br-lan@x", 8 }, { "\x85\x1c", 2 }, { "\x01\x7f\xfe", 3 },
+		{ "eth*", 4 }, { "\xc3\xa9", 2 },
+	};
+	static const struct { const char *s; size_t len; } bad[] = {
+		{ "", 0 }, { "1234567890123456", 16 }, { ".", 1 }, { "..", 2 },
+		{ "a/b", 3 }, { "eth0:1", 6 }, { "a b", 3 }, { "a\tb", 3 },
+		{ "a\nb", 3 }, { "a\vb", 3 }, { "a\fb", 3 }, { "a\rb", 3 },
+		{ "a\xa0" "b", 3 }, { "a\0b", 3 }, { "/", 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (!util_ifname_ok(good[i].s, good[i].len))
+			fail_msg("good[%zu] refused", i);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (util_ifname_ok(bad[i].s, bad[i].len))
+			fail_msg("bad[%zu] accepted", i);
+	/* only len bytes are looked at */
+	assert_true(util_ifname_ok("eth0/x", 4));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seterr),
 		cmocka_unit_test(test_fnv1a),
+		cmocka_unit_test(test_ifname),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
