@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define UTIL_FNV1A_INIT	2166136261u	/* the FNV-1a offset basis */
+#define UTIL_MAC_STRLEN	18		/* "aa:bb:cc:dd:ee:ff" and its NUL */
 
 /* Format a message into err (nothing when errlen is 0), errno kept; returns ret. */
 int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
@@ -15,5 +16,7 @@ int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
 uint32_t util_fnv1a(uint32_t h, const void *p, size_t len);
 /* A name the kernel accepts for a network interface (dev_valid_name()); s need not end in NUL. */
 bool util_ifname_ok(const char *s, size_t len);
+/* mac as aa:bb:cc:dd:ee:ff in buf; returns buf. */
+char *util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN]);
 
 #endif

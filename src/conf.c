@@ -1289,6 +1289,7 @@ print_globs(FILE *f, const struct conf_glob *g, size_t n)
 void
 conf_print(const struct conf *c, FILE *f)
 {
+	char mac[UTIL_MAC_STRLEN];
 	size_t i;
 
 	fprintf(f, "# effective configuration from %s\n", c->path ? c->path :
@@ -1321,8 +1322,7 @@ conf_print(const struct conf *c, FILE *f)
 		fprintf(f, p->ifglob && strpbrk(p->ifglob, "#;") ? "interface = \"%s\"\n" :
 		    "interface = %s\n", p->ifglob ? p->ifglob : "");
 		if (p->has_mac)
-			fprintf(f, "mac = %02x:%02x:%02x:%02x:%02x:%02x\n", p->mac[0], p->mac[1],
-			    p->mac[2], p->mac[3], p->mac[4], p->mac[5]);
+			fprintf(f, "mac = %s\n", util_mac_str(p->mac, mac));
 	}
 	for (i = 0; i < c->nsections; i++) {
 		fprintf(f, "\n[interface %s]\nmatch = ", c->sections[i].label);

@@ -47,6 +47,7 @@
 #include "stats.h"
 #include "table.h"
 #include "throttle.h"
+#include "util.h"
 
 #define CAP_BUDGET		512	/* frames per wakeup before looking at netlink */
 #define SPIN_MAX		(CONF_BUSY_POLL_MAX * 1e-6)	/* never longer in one go */
@@ -224,7 +225,7 @@ on_link(struct daemon *d, const struct rtnl_msg *m)
 	if (m->has_mac && memcmp(ifp->mac, m->mac, 6) != 0) {
 		if (d->started && !isnew && ifp->managed) {
 			log_ctx(LOG_INFO, &lc, "%s: MAC address now %s", m->name,
-			    arp_mac_str(m->mac, mac));
+			    util_mac_str(m->mac, mac));
 			tell = true;	/* the neighbours have the old one */
 		}
 		memcpy(ifp->mac, m->mac, 6);
@@ -689,7 +690,7 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 	if (log)
 		log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours%s%s, but %s "
 		    "claims it%s", in->name, log_ip(req->sip), holder ? ", on " : "",
-		    holder ? holder->name : "", arp_mac_str(req->sha, mac),
+		    holder ? holder->name : "", util_mac_str(req->sha, mac),
 		    r != NULL && r->quiet > 0 ? " (more claims since the last report)" : "");
 	if (!here || r == NULL || in->mode == POL_MONITOR || in->mode == POL_OFF ||
 	    (in->flags & LINK_READY) != LINK_READY)
@@ -703,7 +704,7 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 			    ev_now(d->loop)))
 				log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with "
 				    "an announcement", in->name, log_ip(req->sip),
-				    arp_mac_str(req->sha, mac));
+				    util_mac_str(req->sha, mac));
 		}
 		break;
 	case CFL_GIVE_UP:
@@ -711,7 +712,7 @@ note_claim(struct daemon *d, const struct arp_req *req, struct tbl_iface *in)
 			log_ctx(LOG_ERR, &lc, "%s: address conflict on %s persists after "
 			    "its defence: %s keeps claiming it; not defending it again "
 			    "until the claims stop for %.0f s (defend = once)", in->name,
-			    log_ip(req->sip), arp_mac_str(req->sha, mac), CFL_INTERVAL);
+			    log_ip(req->sip), util_mac_str(req->sha, mac), CFL_INTERVAL);
 		break;
 	case CFL_IGNORE:
 		break;
@@ -763,7 +764,7 @@ note_probe(struct daemon *d, const struct arp_req *req, const struct tbl_iface *
 	if (!note_allowed(d, NOTE_PROBE, 0, req->tip))
 		return;
 	log_ctx(LOG_NOTICE, &lc, "%s: %s probes for %s, which is ours: someone is "
-	    "about to take this address", in->name, arp_mac_str(req->sha, mac),
+	    "about to take this address", in->name, util_mac_str(req->sha, mac),
 	    log_ip(req->tip));
 }
 

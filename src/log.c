@@ -21,7 +21,6 @@
 #include <systemd/sd-journal.h>
 #endif
 
-#include "arp.h"
 #include "log.h"
 #include "util.h"
 
@@ -103,7 +102,7 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 {
 #ifdef HAVE_SYSTEMD
 	if (log_journal) {
-		char f[11][128], m[LOG_MSG_MAX + 16], mac[18];
+		char f[11][128], m[LOG_MSG_MAX + 16], mac[UTIL_MAC_STRLEN];
 		struct iovec iov[11];
 		int n = 0, i;
 
@@ -122,7 +121,7 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 			snprintf(f[n++], sizeof(f[0]), "SENDER_IP=%s", log_ip(ctx->sip));
 		if (ctx && ctx->smac)
 			snprintf(f[n++], sizeof(f[0]), "SENDER_MAC=%s",
-			    arp_mac_str(ctx->smac, mac));
+			    util_mac_str(ctx->smac, mac));
 		snprintf(f[n++], sizeof(f[0]), "CODE_FILE=%s", loc->file);
 		snprintf(f[n++], sizeof(f[0]), "CODE_LINE=%d", loc->line);
 		snprintf(f[n++], sizeof(f[0]), "CODE_FUNC=%s", loc->func);

@@ -192,7 +192,7 @@ pub_at(const struct pub *p, size_t i)
 char *
 pub_format_runtime(const struct pub *p, size_t *len)
 {
-	char *buf = NULL;
+	char *buf = NULL, mac[UTIL_MAC_STRLEN];
 	struct in_addr a;
 	size_t i;
 	FILE *f;
@@ -208,8 +208,7 @@ pub_format_runtime(const struct pub *p, size_t *len)
 		a.s_addr = htonl(e->base);
 		fprintf(f, "%s/%u %s", inet_ntoa(a), e->plen, e->ifglob);
 		if (e->has_mac)
-			fprintf(f, " %02x:%02x:%02x:%02x:%02x:%02x", e->mac[0], e->mac[1],
-			    e->mac[2], e->mac[3], e->mac[4], e->mac[5]);
+			fprintf(f, " %s", util_mac_str(e->mac, mac));
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {

@@ -1,7 +1,7 @@
 /* util.c — small pure helpers: error text, a string hash, the kernel's rule
- * for interface names.  No state, no syscalls; each is used by modules that
- * otherwise share nothing, so that none of them links another only for a
- * helper. */
+ * for interface names, MAC formatting.  No state, no syscalls; each is used
+ * by modules that otherwise share nothing, so that none of them links
+ * another only for a helper. */
 #include "config.h"
 
 #include <net/if.h>
@@ -61,4 +61,12 @@ util_ifname_ok(const char *s, size_t len)
 			return false;
 	}
 	return true;
+}
+
+char *
+util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN])
+{
+	snprintf(buf, UTIL_MAC_STRLEN, "%02x:%02x:%02x:%02x:%02x:%02x",
+	    mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	return buf;
 }

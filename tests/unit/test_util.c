@@ -1,5 +1,6 @@
 /* test_util.c — the pure helpers: error text, FNV-1a against the
- * published test vectors, interface names as the kernel judges them. */
+ * published test vectors, interface names as the kernel judges them, MAC
+ * addresses as every log line and report spells them. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,6 +81,25 @@ test_ifname(void **state)
 	assert_true(util_ifname_ok("eth0/x", 4));
 }
 
+static void
+test_mac_str(void **state)
+{
+	static const struct { uint8_t mac[6]; const char *s; } v[] = {
+		{ { 0xd6, 0x13, 0x18, 0x81, 0x27, 0x77 }, "d6:13:18:81:27:77" },
+		{ { 0, 0, 0, 0, 0, 0 }, "00:00:00:00:00:00" },
+		{ { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, "ff:ff:ff:ff:ff:ff" },
+		{ { 0x02, 0x00, 0x0a, 0xb0, 0x0c, 0x01 }, "02:00:0a:b0:0c:01" },
+	};
+	char buf[UTIL_MAC_STRLEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_ptr_equal(util_mac_str(v[i].mac, buf), buf);
+		assert_string_equal(buf, v[i].s);
+	}
+}
+
 int
 main(void)
 {
@@ -87,6 +107,7 @@ main(void)
 		cmocka_unit_test(test_seterr),
 		cmocka_unit_test(test_fnv1a),
 		cmocka_unit_test(test_ifname),
+		cmocka_unit_test(test_mac_str),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
