@@ -11,7 +11,6 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +18,7 @@
 #include "log.h"
 #include "msgid.h"
 #include "policy.h"
+#include "sysctl.h"
 
 
 struct ifm {
@@ -148,20 +148,11 @@ back_to_disk(struct ifm *m)
 static int
 kernel_default(const char *key, int max, int dflt)
 {
-	char path[64], buf[16], *end;
-	long v = dflt;
-	FILE *f;
+	int v;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/default/%s", key);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof(buf), f) != NULL) {
-			v = strtol(buf, &end, 10);
-			if (end == buf || (*end != '\n' && *end != '\0'))
-				v = dflt;
-		}
-		fclose(f);
-	}
-	return v < 0 || v >= max ? dflt : (int)v;
+	if (sys_get("default", key, &v) == -1 || v < 0 || v >= max)
+		return dflt;
+	return v;
 }
 
 /* The original arp_ignore to record for ifp, which has no record.  An 8
