@@ -25,7 +25,7 @@
 #include "ctl.h"
 #include "ctlproto.h"
 #include "jsonw.h"
-#include "state.h"
+#include "statedir.h"
 
 #define TIMEOUT_MS	10000	/* for the whole reply */
 
@@ -69,7 +69,7 @@ usage(FILE *f)
 	    "  --json           print the daemon's JSON as it is\n"
 	    "  -V, --version    print the version and exit\n"
 	    "  -h, --help       print this help and exit\n",
-	    STATE_DEFAULT_DIR);
+	    SDIR_DEFAULT_DIR);
 }
 
 /* ------------------------------------------------------------- the wire */
@@ -679,7 +679,7 @@ main(int argc, char *argv[])
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *dir = STATE_DEFAULT_DIR;
+	const char *dir = SDIR_DEFAULT_DIR;
 	char line[CTLP_LINE_MAX], err[256], *body;
 	struct ctlp_head h;
 	struct ctlp_req req;

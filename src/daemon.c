@@ -43,7 +43,8 @@
 #include "publish.h"
 #include "report.h"
 #include "rtnl.h"
-#include "state.h"
+#include "statedir.h"
+#include "statefile.h"
 #include "stats.h"
 #include "table.h"
 #include "throttle.h"
@@ -95,7 +96,7 @@ struct daemon {
 	struct tbl		*tbl;
 	struct rtnl		*rtnl;
 	struct cap		*cap;
-	struct state_dir	*sd;		/* lock and saved originals */
+	struct sdir		*sd;		/* lock and saved originals */
 	int			 nslock;	/* one instance per network namespace */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
 	bool			 started;	/* initial dump done: manage on events */
@@ -1542,7 +1543,7 @@ pub_build(struct daemon *d, const struct conf *c, const struct pub *old)
 			}
 		}
 	} else if (d->sd != NULL) {
-		if (state_published_load(d->sd, &lines, &len, err, sizeof(err)) == -1) {
+		if (sdir_published_load(d->sd, &lines, &len, err, sizeof(err)) == -1) {
 			log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
 			goto fail;
 		}
@@ -1648,7 +1649,7 @@ save_published(struct daemon *d)
 
 	if ((lines = pub_format_runtime(d->pub, &len)) == NULL)
 		return -1;
-	r = state_published_save(d->sd, lines, len);
+	r = sdir_published_save(d->sd, lines, len);
 	free(lines);
 	return r;
 }
@@ -1898,7 +1899,7 @@ daemon_run(const struct daemon_opts *o)
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
-	if ((d->sd = state_open(o->state_dir, STATE_DAEMON, err, sizeof(err))) == NULL) {
+	if ((d->sd = sdir_open(o->state_dir, SDIR_DAEMON, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: not starting, nothing changed", err);
 			d->exit_code = EX_OSERR;
@@ -1915,7 +1916,7 @@ daemon_run(const struct daemon_opts *o)
 		d->exit_code = errno_exit(errno);
 		goto out;
 	}
-	if (state_load(d->sd, &st, err, sizeof(err)) == -1) {
+	if (sdir_load(d->sd, &st, err, sizeof(err)) == -1) {
 		log_warnx("%s: unreadable saved originals, not starting: fix or "
 		    "remove them (arpownd --restore uses them)", err);
 		d->exit_code = EX_OSERR;
@@ -2029,7 +2030,7 @@ out:
 		thr_free(d->notes[i]);
 	conf_free(d->conf);
 	state_clear(&st);
-	state_close(d->sd);
+	sdir_close(d->sd);
 	if (d->nslock != -1)
 		close(d->nslock);
 	return d->exit_code;
@@ -2058,7 +2059,7 @@ int
 daemon_withdraw_saved(const char *state_dir, const char *cidr)
 {
 	char err[512], *lines = NULL;
-	struct state_dir *sd;
+	struct sdir *sd;
 	struct pub *p = NULL;
 	struct pub_entry e;
 	const char *why;
@@ -2071,7 +2072,7 @@ daemon_withdraw_saved(const char *state_dir, const char *cidr)
 	}
 	rng_clear(&e.set);
 	/* the lock: never behind a running daemon's back */
-	if ((sd = state_open(state_dir, STATE_RESTORE, err, sizeof(err))) == NULL) {
+	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: arpownd is running; use arpownctl withdraw", err);
 			return EX_TEMPFAIL;
@@ -2079,7 +2080,7 @@ daemon_withdraw_saved(const char *state_dir, const char *cidr)
 		log_warnx("%s", err);
 		return errno_exit(errno);
 	}
-	if (state_published_load(sd, &lines, &len, err, sizeof(err)) == -1) {
+	if (sdir_published_load(sd, &lines, &len, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_DATAERR;
 		goto out;
@@ -2098,7 +2099,7 @@ daemon_withdraw_saved(const char *state_dir, const char *cidr)
 	}
 	free(lines);
 	if ((lines = pub_format_runtime(p, &len)) == NULL ||
-	    state_published_save(sd, lines, len) == -1) {
+	    sdir_published_save(sd, lines, len) == -1) {
 		log_warn("%s: saving the runtime-published addresses", state_dir);
 		code = EX_IOERR;
 		goto out;
@@ -2108,7 +2109,7 @@ daemon_withdraw_saved(const char *state_dir, const char *cidr)
 out:
 	free(lines);
 	pub_free(p);
-	state_close(sd);
+	sdir_close(sd);
 	return code;
 }
 
@@ -2116,21 +2117,21 @@ int
 daemon_restore(const char *state_dir)
 {
 	char err[512], now[IF_NAMESIZE];
-	struct state_dir *sd;
+	struct sdir *sd;
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
 	struct state_orig *o;
 	int code = EX_OK, idx;
 	size_t i = 0;
 
-	if ((sd = state_open(state_dir, STATE_RESTORE, err, sizeof(err))) == NULL) {
+	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK)
 			log_warnx("%s: arpownd is running; stop it instead", err);
 		else
 			log_warnx("%s", err);
 		return errno == EWOULDBLOCK ? EX_OSERR : errno_exit(errno);
 	}
-	if (state_load(sd, &st, err, sizeof(err)) == -1) {
+	if (sdir_load(sd, &st, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_OSERR;
 		goto out;
@@ -2176,13 +2177,13 @@ daemon_restore(const char *state_dir)
 		state_del(&st, o);
 	}
 	/* what failed stays recorded for the next try */
-	if (state_save(sd, &st) == -1) {
+	if (sdir_save(sd, &st) == -1) {
 		log_warn("%s: cannot save what is left to restore", state_dir);
 		code = EX_OSERR;
 	}
 out:
 	rtnl_close(r);
 	state_clear(&st);
-	state_close(sd);
+	sdir_close(sd);
 	return code;
 }

@@ -24,7 +24,7 @@
 struct ifm {
 	struct tbl		*t;
 	struct rtnl		*r;
-	struct state_dir	*sd;
+	struct sdir		*sd;
 	struct state		 st;
 	bool			 batch;	/* saves that only forget wait for the end */
 	bool			 dirty;	/* such a save is owed */
@@ -40,7 +40,7 @@ struct want {
 };
 
 struct ifm *
-ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st)
+ifm_new(struct tbl *t, struct rtnl *r, struct sdir *sd, struct state *st)
 {
 	struct ifm *m;
 
@@ -115,7 +115,7 @@ static int
 save(struct ifm *m)
 {
 	m->dirty = false;
-	if (state_save(m->sd, &m->st) == -1) {
+	if (sdir_save(m->sd, &m->st) == -1) {
 		log_warn("state directory: cannot save the sysctl originals");
 		return -1;
 	}
@@ -139,7 +139,7 @@ back_to_disk(struct ifm *m)
 	char err[256];
 
 	state_clear(&m->st);
-	if (state_load(m->sd, &m->st, err, sizeof(err)) == -1)
+	if (sdir_load(m->sd, &m->st, err, sizeof(err)) == -1)
 		log_warnx("state directory: %s", err);
 }
 
