@@ -14,7 +14,7 @@ int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* 32-bit FNV-1a of len bytes at p, continuing from h (UTIL_FNV1A_INIT to start). */
 uint32_t util_fnv1a(uint32_t h, const void *p, size_t len);
-/* A name the kernel accepts for a network interface (dev_valid_name()); s need not end in NUL. */
+/* Is s (len bytes) a name the kernel accepts for an interface (dev_valid_name())? */
 bool util_ifname_ok(const char *s, size_t len);
 /* mac as aa:bb:cc:dd:ee:ff in buf; returns buf. */
 char *util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN]);
