@@ -61,7 +61,4 @@ size_t arp_build_announce(uint16_t op, const uint8_t mac[static ARP_ETH_LEN], ui
 /* A short stable name for a reason, for logs and counters. */
 const char *arp_reason_str(enum arp_reason r);
 
-/* Format mac as aa:bb:cc:dd:ee:ff into buf (18 bytes). */
-char *arp_mac_str(const uint8_t mac[static ARP_ETH_LEN], char buf[static 18]);
-
 #endif

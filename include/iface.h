@@ -8,7 +8,7 @@
 
 #include "conf.h"
 #include "rtnl.h"
-#include "state.h"
+#include "statedir.h"
 #include "table.h"
 
 #define IFM_ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
@@ -17,7 +17,7 @@ struct ifm;
 
 /* A manager of t's interfaces over r, keeping records in sd; it takes
  * over the records st (loaded from sd), leaving st empty; NULL on ENOMEM. */
-struct ifm *ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st);
+struct ifm *ifm_new(struct tbl *t, struct rtnl *r, struct sdir *sd, struct state *st);
 void ifm_free(struct ifm *m);
 /* Told of ifp after it became managed, changed mode, or was given back
  * (ifp->managed, ifp->mode say which): announcements start or stop. */

@@ -13,13 +13,13 @@
 
 struct anr;
 struct pop;
-struct state_dir;
+struct sdir;
 struct tbl;
 
 /* What publishing works with; all outlive it. */
 struct pop_deps {
 	struct tbl		*tbl;
-	struct state_dir	*sd;	/* where runtime entries are kept */
+	struct sdir	*sd;	/* where runtime entries are kept */
 	struct anr		*anr;	/* NULL: nothing announced (before the loop) */
 };
 

@@ -10,7 +10,7 @@
 #include "conf.h"
 #include "conflict.h"
 #include "publish.h"
-#include "state.h"
+#include "statefile.h"
 #include "stats.h"
 #include "table.h"
 

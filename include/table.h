@@ -69,8 +69,6 @@ struct tbl_iface *tbl_iface_add(struct tbl *t, int ifindex);
 void tbl_iface_del(struct tbl *t, int ifindex);
 /* The interface called name, or NULL; O(interfaces). */
 struct tbl_iface *tbl_iface_byname(const struct tbl *t, const char *name);
-/* Is s (len bytes) a name the kernel accepts for an interface? */
-bool tbl_ifname_ok(const char *s, size_t len);
 /* Call fn for every interface; stops early when fn returns nonzero. */
 int tbl_iface_each(const struct tbl *t, int (*fn)(struct tbl_iface *, void *), void *arg);
 /* Number of interfaces and of address entries in the table. */

@@ -220,10 +220,3 @@ arp_reason_str(enum arp_reason r)
 	return reason_names[r];
 }
 
-char *
-arp_mac_str(const uint8_t mac[static ARP_ETH_LEN], char buf[static 18])
-{
-	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
-	    mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-	return buf;
-}

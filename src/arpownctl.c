@@ -27,7 +27,7 @@
 #include "ctl.h"
 #include "ctlproto.h"
 #include "ctlshow.h"
-#include "state.h"
+#include "statedir.h"
 
 #define TIMEOUT_MS	10000	/* for the whole reply */
 
@@ -74,7 +74,7 @@ usage(FILE *f)
 	    "  --json           print the daemon's JSON as it is\n"
 	    "  -V, --version    print the version and exit\n"
 	    "  -h, --help       print this help and exit\n",
-	    CONF_DEFAULT_PATH, STATE_DEFAULT_DIR);
+	    CONF_DEFAULT_PATH, SDIR_DEFAULT_DIR);
 }
 
 /* ------------------------------------------------------------- the wire */
@@ -263,7 +263,7 @@ main(int argc, char *argv[])
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *dir = STATE_DEFAULT_DIR, *conf = CONF_DEFAULT_PATH;
+	const char *dir = SDIR_DEFAULT_DIR, *conf = CONF_DEFAULT_PATH;
 	char line[CTLP_LINE_MAX], err[256], *body;
 	struct ctlp_head h;
 	struct ctlp_req req;

@@ -34,6 +34,7 @@
 #include "admit.h"
 #include "ctl.h"
 #include "log.h"
+#include "util.h"
 
 #define ACCEPT_BUDGET	32	/* connections taken per wakeup */
 #define ACCEPT_PAUSE	1.0	/* seconds without accepting after EMFILE */
@@ -78,22 +79,6 @@ struct ctl {
 	struct client	 cl[CTL_CLIENTS];
 };
 
-static int seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	int e = errno;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	errno = e;
-	return -1;
-}
-
 /* ---------------------------------------------------------------- setup */
 
 /* A socket left by an earlier run goes (we hold the state dir's lock, so
@@ -107,17 +92,19 @@ clear_path(const char *path, char *err, size_t errlen)
 	if (lstat(path, &sb) == -1) {
 		if (errno == ENOENT)
 			return 0;
-		return seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return util_seterr(err, errlen, -1, "%s: %s", path, strerror(errno));
 	}
 	if (!S_ISSOCK(sb.st_mode)) {
 		errno = EEXIST;
-		return seterr(err, errlen, "%s: exists and is not a socket (%s): not "
+		return util_seterr(err, errlen, -1,
+		    "%s: exists and is not a socket (%s): not "
 		    "starting; remove it", path, S_ISLNK(sb.st_mode) ? "a symbolic link" :
 		    S_ISREG(sb.st_mode) ? "a regular file" : S_ISDIR(sb.st_mode) ?
 		    "a directory" : "a special file");
 	}
 	if (unlink(path) == -1)
-		return seterr(err, errlen, "%s: cannot remove the stale socket: %s", path,
+		return util_seterr(err, errlen, -1,
+		    "%s: cannot remove the stale socket: %s", path,
 		    strerror(errno));
 	return 0;
 }
@@ -132,7 +119,7 @@ ctl_open(const char *dir, char *err, size_t errlen)
 	int i, r;
 
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		seterr(err, errlen, "control socket: out of memory");
+		util_seterr(err, errlen, -1, "control socket: out of memory");
 		return NULL;
 	}
 	c->fd = -1;
@@ -142,12 +129,13 @@ ctl_open(const char *dir, char *err, size_t errlen)
 	}
 	if (asprintf(&c->path, "%s/%s", dir, CTL_SOCKET) == -1) {
 		c->path = NULL;
-		seterr(err, errlen, "control socket: out of memory");
+		util_seterr(err, errlen, -1, "control socket: out of memory");
 		goto fail;
 	}
 	if (strlen(c->path) >= sizeof(sun.sun_path)) {
 		errno = ENAMETOOLONG;
-		seterr(err, errlen, "%s: longer than a socket's path may be (%zu bytes): "
+		util_seterr(err, errlen, -1,
+		    "%s: longer than a socket's path may be (%zu bytes): "
 		    "choose a shorter --state-dir", c->path, sizeof(sun.sun_path) - 1);
 		goto fail;
 	}
@@ -155,7 +143,7 @@ ctl_open(const char *dir, char *err, size_t errlen)
 	if (clear_path(c->path, err, errlen) == -1)
 		goto fail;
 	if ((c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1) {
-		seterr(err, errlen, "control socket: %s", strerror(errno));
+		util_seterr(err, errlen, -1, "control socket: %s", strerror(errno));
 		goto fail;
 	}
 	/* created 0600, opened to the group only once it is ours */
@@ -163,7 +151,7 @@ ctl_open(const char *dir, char *err, size_t errlen)
 	r = bind(c->fd, (struct sockaddr *)&sun, sizeof(sun));
 	umask(old);
 	if (r == -1) {
-		seterr(err, errlen, "%s: %s", c->path, strerror(errno));
+		util_seterr(err, errlen, -1, "%s: %s", c->path, strerror(errno));
 		goto fail;
 	}
 	c->uid = geteuid();
@@ -178,7 +166,7 @@ ctl_open(const char *dir, char *err, size_t errlen)
 			    c->path, CTL_GROUP, (unsigned)gr->gr_gid, (unsigned)c->gid);
 	}
 	if (chmod(c->path, 0660) == -1 || listen(c->fd, CTL_CLIENTS) == -1) {
-		seterr(err, errlen, "%s: %s", c->path, strerror(errno));
+		util_seterr(err, errlen, -1, "%s: %s", c->path, strerror(errno));
 		goto fail;
 	}
 	return c;
@@ -730,30 +718,32 @@ ctl_passed_file(int fd, const char *path, char *err, size_t errlen)
 	int m;
 
 	if (fstat(fd, &a) == -1)
-		return seterr(err, errlen, "the file passed: %s", strerror(errno));
+		return util_seterr(err, errlen, -1, "the file passed: %s", strerror(errno));
 	/* the same inode: what reload means is rereading our file, no other */
 	if (!S_ISREG(a.st_mode) || stat(path, &b) == -1 || a.st_dev != b.st_dev ||
 	    a.st_ino != b.st_ino) {
 		errno = EINVAL;
-		return seterr(err, errlen, "the file passed is not %s", path);
+		return util_seterr(err, errlen, -1, "the file passed is not %s", path);
 	}
 	if (a.st_size > PASSED_MAX) {
 		errno = EFBIG;
-		return seterr(err, errlen, "%s: larger than %d bytes", path, PASSED_MAX);
+		return util_seterr(err, errlen, -1,
+		    "%s: larger than %d bytes", path, PASSED_MAX);
 	}
 	if ((m = memfd_create("arpownd.conf", MFD_CLOEXEC)) == -1)
-		return seterr(err, errlen, "memfd_create: %s", strerror(errno));
+		return util_seterr(err, errlen, -1, "memfd_create: %s", strerror(errno));
 	while ((r = pread(fd, buf, sizeof(buf), off)) != 0) {
 		if (r == -1 && errno == EINTR)
 			continue;
 		if (r == -1 || write(m, buf, (size_t)r) != r) {
-			seterr(err, errlen, "%s: %s", path, strerror(errno));
+			util_seterr(err, errlen, -1, "%s: %s", path, strerror(errno));
 			close(m);
 			return -1;
 		}
 		if ((off += r) > PASSED_MAX) {
 			errno = EFBIG;
-			seterr(err, errlen, "%s: larger than %d bytes", path, PASSED_MAX);
+			util_seterr(err, errlen, -1,
+			    "%s: larger than %d bytes", path, PASSED_MAX);
 			close(m);
 			return -1;
 		}

@@ -13,14 +13,13 @@
 #include "config.h"
 
 #include <arpa/inet.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
 
 #include "ctlproto.h"
 #include "ranges.h"
-#include "table.h"
+#include "util.h"
 
 #define MAX_WORDS	4	/* a command and at most three arguments */
 
@@ -51,22 +50,6 @@ struct word {
 	const char	*p;
 	size_t		 len;
 };
-
-static int seterr(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
-seterr(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 /* A word quoted for a message: printable ASCII as is, the rest \xHH, cut at 40. */
 static const char *
@@ -132,28 +115,29 @@ parse_addr(const struct word *w, bool allow_len, struct ctlp_req *req, char *err
 	uint32_t h, mask, last;
 
 	if (slash != NULL && !allow_len)
-		return seterr(err, errlen, EX_USAGE, "\"%s\": an address, without /LEN",
+		return util_seterr(err, errlen, EX_USAGE,
+		    "\"%s\": an address, without /LEN",
 		    shown(w, q));
 	if (alen >= INET_ADDRSTRLEN)
-		return seterr(err, errlen, EX_USAGE, "\"%s\": not an IPv4 address",
+		return util_seterr(err, errlen, EX_USAGE, "\"%s\": not an IPv4 address",
 		    shown(w, q));
 	memcpy(buf, w->p, alen);
 	buf[alen] = '\0';
 	if (inet_pton(AF_INET, buf, &a) != 1)
-		return seterr(err, errlen, EX_USAGE, "\"%s\": not an IPv4 address",
+		return util_seterr(err, errlen, EX_USAGE, "\"%s\": not an IPv4 address",
 		    shown(w, q));
 	if (slash != NULL && parse_dec(slash + 1, w->len - alen - 1, 32, &plen) == -1)
-		return seterr(err, errlen, EX_USAGE, "\"%s\": the prefix length must "
+		return util_seterr(err, errlen, EX_USAGE, "\"%s\": the prefix length must "
 		    "be 1 to 32", shown(w, q));
 	if (plen == 0)
-		return seterr(err, errlen, EX_USAGE, "\"%s\": the prefix length must "
+		return util_seterr(err, errlen, EX_USAGE, "\"%s\": the prefix length must "
 		    "be 1 to 32", shown(w, q));
 	h = ntohl(a.s_addr);
 	mask = plen == 32 ? 0xffffffffu : ~(0xffffffffu >> plen);
 	if ((h & ~mask) != 0) {
 		a.s_addr = htonl(h & mask);
 		inet_ntop(AF_INET, &a, buf, sizeof(buf));
-		return seterr(err, errlen, EX_DATAERR, "\"%s\": host bits set beyond "
+		return util_seterr(err, errlen, EX_DATAERR, "\"%s\": host bits set beyond "
 		    "/%lu (the range is %s/%lu)", shown(w, q), plen, buf, plen);
 	}
 	/* 0.0.0.0 is the first address of any range that holds it; 127/8
@@ -161,7 +145,8 @@ parse_addr(const struct word *w, bool allow_len, struct ctlp_req *req, char *err
 	 * when its first or last address is one */
 	last = h | ~mask;
 	if (rng_is_martian(h) || rng_is_martian(last))
-		return seterr(err, errlen, EX_DATAERR, "\"%s\": %s 0.0.0.0, 127.0.0.0/8, "
+		return util_seterr(err, errlen, EX_DATAERR,
+		    "\"%s\": %s 0.0.0.0, 127.0.0.0/8, "
 		    "multicast or the broadcast address: never answered over ARP",
 		    shown(w, q), plen == 32 ? "is in" : "holds addresses of");
 	req->has_addr = true;
@@ -175,8 +160,9 @@ parse_ifname(const struct word *w, struct ctlp_req *req, char *err, size_t errle
 {
 	char q[200];
 
-	if (!tbl_ifname_ok(w->p, w->len))
-		return seterr(err, errlen, EX_USAGE, "\"%s\": not an interface name (1 "
+	if (!util_ifname_ok(w->p, w->len))
+		return util_seterr(err, errlen, EX_USAGE,
+		    "\"%s\": not an interface name (1 "
 		    "to 15 bytes, no '/', ':' or white space, not \".\" or \"..\")",
 		    shown(w, q));
 	memcpy(req->ifname, w->p, w->len);
@@ -249,10 +235,10 @@ parse_args(struct ctlp_req *req, const struct word *w, size_t n, char *err,
 	default:
 		if (n == 1)
 			return 0;
-		return seterr(err, errlen, EX_USAGE, "%s takes no argument",
+		return util_seterr(err, errlen, EX_USAGE, "%s takes no argument",
 		    cmd_names[req->cmd]);
 	}
-	return seterr(err, errlen, EX_USAGE, "usage: %s", cmd_usage[req->cmd]);
+	return util_seterr(err, errlen, EX_USAGE, "usage: %s", cmd_usage[req->cmd]);
 }
 
 int
@@ -268,17 +254,17 @@ ctlp_parse(const char *line, size_t len, struct ctlp_req *req, char *err, size_t
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len >= CTLP_LINE_MAX)
-		return seterr(err, errlen, EX_USAGE, "request longer than %d bytes",
+		return util_seterr(err, errlen, EX_USAGE, "request longer than %d bytes",
 		    CTLP_LINE_MAX - 1);
 	if (memchr(line, '\0', len) != NULL)
-		return seterr(err, errlen, EX_USAGE, "a NUL byte in the request");
+		return util_seterr(err, errlen, EX_USAGE, "a NUL byte in the request");
 	for (;;) {
 		while (i < len && (line[i] == ' ' || line[i] == '\t'))
 			i++;
 		if (i == len)
 			break;
 		if (n == MAX_WORDS)
-			return seterr(err, errlen, EX_USAGE, "too many arguments");
+			return util_seterr(err, errlen, EX_USAGE, "too many arguments");
 		start = i;
 		while (i < len && line[i] != ' ' && line[i] != '\t')
 			i++;
@@ -286,7 +272,7 @@ ctlp_parse(const char *line, size_t len, struct ctlp_req *req, char *err, size_t
 		w[n++].len = i - start;
 	}
 	if (n == 0)
-		return seterr(err, errlen, EX_USAGE, "empty request: one of status, "
+		return util_seterr(err, errlen, EX_USAGE, "empty request: one of status, "
 		    "interfaces, counters, conflicts, metrics, reload, announce, "
 		    "publish, withdraw, published");
 	for (c = 0; c < CTLP_NCMDS; c++)
@@ -294,7 +280,7 @@ ctlp_parse(const char *line, size_t len, struct ctlp_req *req, char *err, size_t
 		    memcmp(cmd_names[c], w[0].p, w[0].len) == 0)
 			break;
 	if (c == CTLP_NCMDS)
-		return seterr(err, errlen, EX_USAGE, "unknown command \"%s\": one of "
+		return util_seterr(err, errlen, EX_USAGE, "unknown command \"%s\": one of "
 		    "status, interfaces, counters, conflicts, metrics, reload, announce, "
 		    "publish, withdraw, published", shown(&w[0], q));
 	req->cmd = (enum ctlp_cmd)c;

@@ -41,11 +41,13 @@
 #include "reload.h"
 #include "report.h"
 #include "rtnl.h"
-#include "state.h"
+#include "statedir.h"
+#include "statefile.h"
 #include "stats.h"
 #include "sync.h"
 #include "table.h"
 #include "textfile.h"
+#include "util.h"
 
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
@@ -82,7 +84,7 @@ struct daemon {
 	/* edges */
 	struct rtnl		*rtnl;
 	struct cap		*cap;
-	struct state_dir	*sd;		/* lock and saved originals */
+	struct sdir	*sd;		/* lock and saved originals */
 	struct ctl		*ctl;
 	int			 nslock;	/* one instance per network namespace */
 	int			 handover;	/* a previous run's gap (handover.h), or -1 */
@@ -360,12 +362,6 @@ netns_lock(void)
 	return fd;
 }
 
-static int
-errno_exit(int e)
-{
-	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
-}
-
 struct silent {
 	int	*v;
 	size_t	 n, cap;
@@ -444,21 +440,21 @@ start_root(struct daemon *d, struct state *st)
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
-	if ((d->sd = state_open(o->state_dir, STATE_DAEMON, err, sizeof(err))) == NULL) {
+	if ((d->sd = sdir_open(o->state_dir, SDIR_DAEMON, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: not starting, nothing changed", err);
 			return EX_OSERR;
 		}
 		log_warnx("%s", err);
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
 	/* control socket: made as root, in the directory the user we become
 	 * cannot write */
 	if ((d->ctl = ctl_open(o->state_dir, err, sizeof(err))) == NULL) {
 		log_warnx("%s; not starting, nothing changed", err);
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
-	if (state_load(d->sd, st, err, sizeof(err)) == -1) {
+	if (sdir_load(d->sd, st, err, sizeof(err)) == -1) {
 		log_warnx("%s: unreadable saved originals, not starting: fix or "
 		    "remove them (arpownd --restore uses them)", err);
 		return EX_OSERR;
@@ -486,22 +482,22 @@ start_net(struct daemon *d, struct state *st)
 	    (d->notes = note_new(d->tbl)) == NULL || (d->rtnl = rtnl_open()) == NULL ||
 	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, st)) == NULL) {
 		log_warn("rtnetlink");
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
 	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, NULL, &d->st };
 	pd = (struct pop_deps){ d->tbl, d->sd, NULL };
 	if ((d->syn = syn_new(&sd, d->conf)) == NULL || (d->pop = pop_new(&pd, NULL)) == NULL) {
 		log_warn("start-up");
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
 	if (syn_dump(d->syn) == -1) {
 		log_warn("rtnetlink dump");
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
 	if (ifm_can_set(d->ifm) == -1) {
 		log_warn("rtnetlink: cannot change interface settings (arpownd needs "
 		    "CAP_NET_ADMIN); not starting, nothing changed");
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
 	if ((d->cap = cap_open(err, sizeof(err))) == NULL) {
 		log_warnx("%s", err);
@@ -603,7 +599,7 @@ finish(struct daemon *d, struct state *st)
 	pub_free(d->pub);
 	conf_free(d->conf);
 	state_clear(st);
-	state_close(d->sd);
+	sdir_close(d->sd);
 	if (d->nslock != -1)
 		close(d->nslock);
 }

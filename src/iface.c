@@ -11,7 +11,6 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +18,13 @@
 #include "log.h"
 #include "msgid.h"
 #include "policy.h"
+#include "sysctl.h"
 
 
 struct ifm {
 	struct tbl		*t;
 	struct rtnl		*r;
-	struct state_dir	*sd;
+	struct sdir		*sd;
 	struct state		 st;
 	bool			 batch;	/* saves that only forget wait for the end */
 	bool			 dirty;	/* such a save is owed */
@@ -40,7 +40,7 @@ struct want {
 };
 
 struct ifm *
-ifm_new(struct tbl *t, struct rtnl *r, struct state_dir *sd, struct state *st)
+ifm_new(struct tbl *t, struct rtnl *r, struct sdir *sd, struct state *st)
 {
 	struct ifm *m;
 
@@ -115,7 +115,7 @@ static int
 save(struct ifm *m)
 {
 	m->dirty = false;
-	if (state_save(m->sd, &m->st) == -1) {
+	if (sdir_save(m->sd, &m->st) == -1) {
 		log_warn("state directory: cannot save the sysctl originals");
 		return -1;
 	}
@@ -139,7 +139,7 @@ back_to_disk(struct ifm *m)
 	char err[256];
 
 	state_clear(&m->st);
-	if (state_load(m->sd, &m->st, err, sizeof(err)) == -1)
+	if (sdir_load(m->sd, &m->st, err, sizeof(err)) == -1)
 		log_warnx("state directory: %s", err);
 }
 
@@ -148,20 +148,11 @@ back_to_disk(struct ifm *m)
 static int
 kernel_default(const char *key, int max, int dflt)
 {
-	char path[64], buf[16], *end;
-	long v = dflt;
-	FILE *f;
+	int v;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/default/%s", key);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof(buf), f) != NULL) {
-			v = strtol(buf, &end, 10);
-			if (end == buf || (*end != '\n' && *end != '\0'))
-				v = dflt;
-		}
-		fclose(f);
-	}
-	return v < 0 || v >= max ? dflt : (int)v;
+	if (sys_get("default", key, &v) == -1 || v < 0 || v >= max)
+		return dflt;
+	return v;
 }
 
 /* The original arp_ignore to record for ifp, which has no record.  An 8
@@ -598,20 +589,12 @@ void
 ifm_warn_conf_all(void)
 {
 	static const char *const keys[] = { "arp_ignore", "arp_announce" };
-	char path[64], buf[32];
 	size_t i;
-	FILE *f;
-	long v;
+	int v;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/all/%s", keys[i]);
-		if ((f = fopen(path, "re")) == NULL)
-			continue;
-		if (fgets(buf, sizeof(buf), f) != NULL &&
-		    (v = strtol(buf, NULL, 10)) > 0)
-			log_warnx("net.ipv4.conf.all.%s is %ld: the kernel applies it to "
+	for (i = 0; i < 2; i++)
+		if (sys_get("all", keys[i], &v) == 0 && v > 0)
+			log_warnx("net.ipv4.conf.all.%s is %d: the kernel applies it to "
 			    "every interface, including the ones arpownd does not "
 			    "manage; arpownd leaves it alone", keys[i], v);
-		fclose(f);
-	}
 }

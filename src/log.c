@@ -21,8 +21,8 @@
 #include <systemd/sd-journal.h>
 #endif
 
-#include "arp.h"
 #include "log.h"
+#include "util.h"
 
 /* A line of the SIGUSR1 dump is one interface's counters as JSON (about
  * 1 KiB; a name of 15 bytes each escaped adds 90): room for all of it. */
@@ -102,7 +102,7 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 {
 #ifdef HAVE_SYSTEMD
 	if (log_journal) {
-		char f[11][128], m[LOG_MSG_MAX + 16], mac[18];
+		char f[11][128], m[LOG_MSG_MAX + 16], mac[UTIL_MAC_STRLEN];
 		struct iovec iov[11];
 		int n = 0, i;
 
@@ -121,7 +121,7 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 			snprintf(f[n++], sizeof(f[0]), "SENDER_IP=%s", log_ip(ctx->sip));
 		if (ctx && ctx->smac)
 			snprintf(f[n++], sizeof(f[0]), "SENDER_MAC=%s",
-			    arp_mac_str(ctx->smac, mac));
+			    util_mac_str(ctx->smac, mac));
 		snprintf(f[n++], sizeof(f[0]), "CODE_FILE=%s", loc->file);
 		snprintf(f[n++], sizeof(f[0]), "CODE_LINE=%d", loc->line);
 		snprintf(f[n++], sizeof(f[0]), "CODE_FUNC=%s", loc->func);
@@ -153,21 +153,11 @@ static struct {
 	unsigned	suppressed;
 } log_rl[LOG_RL_SLOTS];
 
-static uint32_t
-fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 /* 0: drop this one; else log it, with *suppressed told how many were dropped. */
 static int
 ratelimit(const char *msg, unsigned *suppressed)
 {
-	uint32_t h = fnv1a(msg);
+	uint32_t h = util_fnv1a(UTIL_FNV1A_INIT, msg, strlen(msg));
 	struct timespec ts;
 	int i = (int)(h % LOG_RL_SLOTS);
 

@@ -12,7 +12,7 @@
 #include "log.h"
 #include "offline.h"
 #include "reload.h"
-#include "state.h"
+#include "statedir.h"
 
 /* -n speaks to a person at a terminal: plain lines, no priorities. */
 static void
@@ -50,7 +50,7 @@ usage(FILE *f)
 	    "                      published entry from the state dir, and exit\n"
 	    "  -V, --version       print the version and exit\n"
 	    "  -h, --help          print this help and exit\n",
-	    CONF_DEFAULT_PATH, STATE_DEFAULT_DIR);
+	    CONF_DEFAULT_PATH, SDIR_DEFAULT_DIR);
 }
 
 int
@@ -70,7 +70,7 @@ main(int argc, char *argv[])
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct daemon_opts o = { CONF_DEFAULT_PATH, false, STATE_DEFAULT_DIR, false, false };
+	struct daemon_opts o = { CONF_DEFAULT_PATH, false, SDIR_DEFAULT_DIR, false, false };
 	struct rld_source src;
 	bool check = false, restore = false, quiet = false;
 	const char *withdraw = NULL;

@@ -12,6 +12,7 @@
 #include "msgid.h"
 #include "notes.h"
 #include "throttle.h"
+#include "util.h"
 
 /* The kinds of throttled lines, each with its own memory. */
 enum note_kind { NOTE_REFUSAL, NOTE_PROBE, NOTE_MONITOR, NOTE_KINDS };
@@ -95,7 +96,7 @@ note_probe(struct notes *n, const struct arp_req *req, const struct tbl_iface *i
 	if (!allowed(n, NOTE_PROBE, 0, req->tip, now))
 		return;
 	log_ctx(LOG_NOTICE, &lc, "%s: %s probes for %s, which is ours: someone is "
-	    "about to take this address", in->name, arp_mac_str(req->sha, mac),
+	    "about to take this address", in->name, util_mac_str(req->sha, mac),
 	    log_ip(req->tip));
 }
 
@@ -149,7 +150,7 @@ note_claim(const struct arp_req *req, const struct tbl_iface *in,
 
 	log_ctx(LOG_WARNING, &lc, "%s: address conflict: %s is ours%s%s, but %s "
 	    "claims it%s", in->name, log_ip(req->sip), holder ? ", on " : "",
-	    holder ? holder->name : "", arp_mac_str(req->sha, mac),
+	    holder ? holder->name : "", util_mac_str(req->sha, mac),
 	    more ? " (more claims since the last report)" : "");
 }
 
@@ -160,7 +161,7 @@ note_defended(const struct arp_req *req, const struct tbl_iface *in)
 	char mac[18];
 
 	log_ctx(LOG_NOTICE, &lc, "%s: defended %s against %s with an announcement",
-	    in->name, log_ip(req->sip), arp_mac_str(req->sha, mac));
+	    in->name, log_ip(req->sip), util_mac_str(req->sha, mac));
 }
 
 void
@@ -172,5 +173,5 @@ note_gave_up(const struct arp_req *req, const struct tbl_iface *in)
 	log_ctx(LOG_ERR, &lc, "%s: address conflict on %s persists after its defence: %s "
 	    "keeps claiming it; not defending it again until the claims stop for "
 	    "%.0f s (defend = once)", in->name, log_ip(req->sip),
-	    arp_mac_str(req->sha, mac), CFL_INTERVAL);
+	    util_mac_str(req->sha, mac), CFL_INTERVAL);
 }

@@ -18,38 +18,25 @@
 #include "offline.h"
 #include "publish.h"
 #include "rtnl.h"
-#include "state.h"
-
-static int
-errno_exit(int e)
-{
-	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
-}
+#include "sysctl.h"
+#include "util.h"
+#include "statedir.h"
+#include "statefile.h"
 
 /* net.ipv4.conf.NAME.arp_ignore, or -1 when it cannot be read. */
 static int
 current_ignore(const char *name)
 {
-	char path[96], buf[16];
-	int v = -1;
-	FILE *f;
+	int v;
 
-	if (snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/arp_ignore", name) >=
-	    (int)sizeof(path) || strchr(name, '/') != NULL)
-		return -1;
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof(buf), f) != NULL)
-			v = (int)strtol(buf, NULL, 10);
-		fclose(f);
-	}
-	return v;
+	return sys_get(name, "arp_ignore", &v) == 0 ? v : -1;
 }
 
 int
 off_withdraw(const char *state_dir, const char *cidr)
 {
 	char err[512], *lines = NULL;
-	struct state_dir *sd;
+	struct sdir *sd;
 	struct pub *p = NULL;
 	const char *why;
 	uint32_t base;
@@ -62,15 +49,15 @@ off_withdraw(const char *state_dir, const char *cidr)
 		return EX_USAGE;
 	}
 	/* the lock: never behind a running daemon's back */
-	if ((sd = state_open(state_dir, STATE_RESTORE, err, sizeof(err))) == NULL) {
+	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: arpownd is running; use arpownctl withdraw", err);
 			return EX_TEMPFAIL;
 		}
 		log_warnx("%s", err);
-		return errno_exit(errno);
+		return util_exit_code(errno);
 	}
-	if (state_published_load(sd, &lines, &len, err, sizeof(err)) == -1) {
+	if (sdir_published_load(sd, &lines, &len, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_DATAERR;
 		goto out;
@@ -98,7 +85,7 @@ off_withdraw(const char *state_dir, const char *cidr)
 	}
 	free(lines);
 	if ((lines = pub_format_runtime(p, &len)) == NULL ||
-	    state_published_save(sd, lines, len) == -1) {
+	    sdir_published_save(sd, lines, len) == -1) {
 		log_warn("%s: saving the runtime-published addresses", state_dir);
 		code = EX_IOERR;
 		goto out;
@@ -108,7 +95,7 @@ off_withdraw(const char *state_dir, const char *cidr)
 out:
 	free(lines);
 	pub_free(p);
-	state_close(sd);
+	sdir_close(sd);
 	return code;
 }
 
@@ -116,21 +103,21 @@ int
 off_restore(const char *state_dir)
 {
 	char err[512], now[IF_NAMESIZE];
-	struct state_dir *sd;
+	struct sdir *sd;
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
 	struct state_orig *o;
 	int code = EX_OK, idx;
 	size_t i = 0;
 
-	if ((sd = state_open(state_dir, STATE_RESTORE, err, sizeof(err))) == NULL) {
+	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK)
 			log_warnx("%s: arpownd is running; stop it instead", err);
 		else
 			log_warnx("%s", err);
-		return errno == EWOULDBLOCK ? EX_OSERR : errno_exit(errno);
+		return errno == EWOULDBLOCK ? EX_OSERR : util_exit_code(errno);
 	}
-	if (state_load(sd, &st, err, sizeof(err)) == -1) {
+	if (sdir_load(sd, &st, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_OSERR;
 		goto out;
@@ -139,7 +126,7 @@ off_restore(const char *state_dir)
 		goto out;
 	if ((r = rtnl_open()) == NULL) {
 		log_warn("rtnetlink");
-		code = errno_exit(errno);
+		code = util_exit_code(errno);
 		goto out;
 	}
 	while (i < st.n) {
@@ -164,7 +151,7 @@ off_restore(const char *state_dir)
 		    errno != ENODEV) {
 			log_warn("%s: cannot restore arp_ignore=%d arp_announce=%d",
 			    now, o->arp_ignore, o->arp_announce);
-			code = errno_exit(errno);
+			code = util_exit_code(errno);
 			i++;
 			continue;
 		} else if (strcmp(now, o->name) != 0)
@@ -176,13 +163,13 @@ off_restore(const char *state_dir)
 		state_del(&st, o);
 	}
 	/* what failed stays recorded for the next try */
-	if (state_save(sd, &st) == -1) {
+	if (sdir_save(sd, &st) == -1) {
 		log_warn("%s: cannot save what is left to restore", state_dir);
 		code = EX_OSERR;
 	}
 out:
 	rtnl_close(r);
 	state_clear(&st);
-	state_close(sd);
+	sdir_close(sd);
 	return code;
 }

@@ -3,7 +3,7 @@
  * capng_change_id() exists for.
  *
  * The uid dropped to owns nothing: the state directory stays root's and
- * the daemon keeps the files it opened there as root (state.c).  A uid
+ * the daemon keeps the files it opened there as root (statedir.c).  A uid
  * shared with other processes could still signal or stop the daemon, so
  * there is no fallback to "nobody": a missing user is an error. */
 #include "config.h"

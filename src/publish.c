@@ -14,6 +14,7 @@
 
 #include "conf.h"
 #include "publish.h"
+#include "util.h"
 
 struct ispan {
 	struct rng_span	s;		/* host order; first, for rng_span_find */
@@ -207,7 +208,7 @@ pub_at(const struct pub *p, size_t i)
 char *
 pub_format_runtime(const struct pub *p, size_t *len)
 {
-	char *buf = NULL;
+	char *buf = NULL, mac[UTIL_MAC_STRLEN];
 	struct in_addr a;
 	size_t i;
 	FILE *f;
@@ -223,8 +224,7 @@ pub_format_runtime(const struct pub *p, size_t *len)
 		a.s_addr = htonl(e->base);
 		fprintf(f, "%s/%u %s", inet_ntoa(a), e->plen, e->ifglob);
 		if (e->has_mac)
-			fprintf(f, " %02x:%02x:%02x:%02x:%02x:%02x", e->mac[0], e->mac[1],
-			    e->mac[2], e->mac[3], e->mac[4], e->mac[5]);
+			fprintf(f, " %s", util_mac_str(e->mac, mac));
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
@@ -234,20 +234,6 @@ pub_format_runtime(const struct pub *p, size_t *len)
 	return buf;
 }
 
-/* An interface name as Linux allows it (dev_valid_name), or a glob of one. */
-static bool
-ifname_ok(const char *s)
-{
-	size_t len = strlen(s), i;
-
-	if (len == 0 || len >= 16 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
-		return false;
-	for (i = 0; i < len; i++)
-		if (s[i] == '/' || s[i] == ':' || s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))
-			return false;
-	return true;
-}
-
 int
 pub_runtime_make(struct pub_entry *e, uint32_t base, uint8_t plen, const char *ifname,
     const char **why)
@@ -255,7 +241,8 @@ pub_runtime_make(struct pub_entry *e, uint32_t base, uint8_t plen, const char *i
 	uint32_t mask = plen == 0 ? 0 : 0xffffffffu << (32 - plen);
 
 	memset(e, 0, sizeof(*e));
-	if (!ifname_ok(ifname))
+	/* a name the kernel allows, or a glob of one */
+	if (!util_ifname_ok(ifname, strlen(ifname)))
 		return *why = "not an interface name", -1;
 	if (plen > 32)
 		return *why = "the prefix length must be 0 to 32", -1;
@@ -304,7 +291,7 @@ pub_runtime_entry(struct pub_entry *e, const char *cidr, const char *ifname,
 	uint8_t plen;
 
 	memset(e, 0, sizeof(*e));
-	if (!ifname_ok(ifname))
+	if (!util_ifname_ok(ifname, strlen(ifname)))
 		return *why = "not an interface name", -1;
 	if (pub_parse_cidr(cidr, &base, &plen, why) == -1)
 		return -1;

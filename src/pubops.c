@@ -17,7 +17,8 @@
 #include "msgid.h"
 #include "policy.h"
 #include "pubops.h"
-#include "state.h"
+#include "statedir.h"
+#include "statefile.h"
 #include "table.h"
 
 struct pop {
@@ -66,7 +67,7 @@ save(struct pop *o, const struct pub *p)
 
 	if ((lines = pub_format_runtime(p, &len)) == NULL)
 		return -1;
-	r = state_published_save(o->d.sd, lines, len);
+	r = sdir_published_save(o->d.sd, lines, len);
 	free(lines);
 	return r;
 }
@@ -118,7 +119,7 @@ pop_build(struct pop *o, const struct conf *c, const struct pub *old)
 	}
 	if (old != NULL || o->d.sd == NULL)
 		return p;
-	if (state_published_load(o->d.sd, &lines, &len, err, sizeof(err)) == -1) {
+	if (sdir_published_load(o->d.sd, &lines, &len, err, sizeof(err)) == -1) {
 		log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
 		goto fail;
 	}

@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "policy.h"
 #include "report.h"
+#include "util.h"
 
 struct collect {
 	struct tbl_iface	**v;
@@ -188,7 +189,7 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 	struct tbl_iface **ifs, *ifp;
 	const struct tbl_addr *a;
 	size_t n, i, j;
-	char mac[18];
+	char mac[UTIL_MAC_STRLEN];
 	struct jw w;
 
 	ifs = rpt_sorted(v->tbl, &n);
@@ -204,7 +205,7 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 		jw_obj(&w, NULL, false);
 		name(&w, "name", ifp);
 		jw_int(&w, "ifindex", ifp->ifindex);
-		jw_str(&w, "mac", arp_mac_str(ifp->mac, mac));
+		jw_str(&w, "mac", util_mac_str(ifp->mac, mac));
 		jw_int(&w, "type", ifp->type);
 		jw_bool(&w, "up", (ifp->flags & IFF_UP) != 0);
 		jw_bool(&w, "running", (ifp->flags & IFF_RUNNING) != 0);
@@ -355,7 +356,7 @@ rpt_conflicts(const struct rpt_view *v, FILE *f)
 	struct recs rs = { NULL, 0, 0 };
 	const struct tbl_iface *ifp;
 	const struct cfl_rec *r;
-	char mac[18];
+	char mac[UTIL_MAC_STRLEN];
 	struct jw w;
 	size_t i;
 
@@ -378,7 +379,7 @@ rpt_conflicts(const struct rpt_view *v, FILE *f)
 		else
 			jw_null(&w, "interface");	/* gone since */
 		jw_int(&w, "ifindex", r->ifindex);
-		jw_str(&w, "mac", arp_mac_str(r->mac, mac));
+		jw_str(&w, "mac", util_mac_str(r->mac, mac));
 		jw_secs(&w, "first_seen", r->first, false);
 		jw_secs(&w, "last_seen", r->last, false);
 		jw_u64(&w, "count", r->count);
@@ -395,7 +396,7 @@ void
 rpt_published(const struct rpt_view *v, FILE *f)
 {
 	const struct pub_entry *e;
-	char mac[18];
+	char mac[UTIL_MAC_STRLEN];
 	struct jw w;
 	size_t i, j;
 
@@ -412,7 +413,7 @@ rpt_published(const struct rpt_view *v, FILE *f)
 		jw_bool(&w, "runtime", e->runtime);
 		jw_strn(&w, "interface", e->ifglob, strnlen(e->ifglob, sizeof(e->ifglob)));
 		if (e->has_mac)
-			jw_str(&w, "mac", arp_mac_str(e->mac, mac));
+			jw_str(&w, "mac", util_mac_str(e->mac, mac));
 		else
 			jw_null(&w, "mac");	/* the interface's own */
 		jw_u64(&w, "addresses", rng_count(&e->set));

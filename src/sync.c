@@ -16,6 +16,7 @@
 #include "rtnl.h"
 #include "stats.h"
 #include "sync.h"
+#include "util.h"
 
 struct syn {
 	struct syn_deps		 d;
@@ -116,7 +117,7 @@ on_link(struct syn *s, const struct ls_change *c)
 		log_ctx(LOG_INFO, &lc, "%s: renamed to %s", c->oldname, ifp->name);
 	if (s->started && (c->what & LS_MAC) && ifp->managed) {
 		log_ctx(LOG_INFO, &lc, "%s: MAC address now %s", ifp->name,
-		    arp_mac_str(ifp->mac, mac));
+		    util_mac_str(ifp->mac, mac));
 		tell = true;	/* the neighbours have the old one */
 	}
 	if (s->started && (c->what & LS_UPDOWN) && ifp->managed)

@@ -545,27 +545,3 @@ tbl_iface_byname(const struct tbl *t, const char *name)
 	tbl_iface_each(t, byname_cb, &b);
 	return b.found;
 }
-
-/*
- * A name the kernel accepts, as dev_valid_name() in net/core/dev.c: 1 to 15
- * bytes, not "." or "..", no '/', ':' or whitespace.  The kernel's isspace()
- * is Latin-1: 0xa0 is whitespace there, 0x85 and 0x1c are not.
- */
-bool
-tbl_ifname_ok(const char *s, size_t len)
-{
-	size_t i;
-
-	if (len == 0 || len >= IF_NAMESIZE)
-		return false;
-	if (s[0] == '.' && (len == 1 || (len == 2 && s[1] == '.')))
-		return false;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\0' || c == '/' || c == ':' || c == ' ' ||
-		    (c >= '\t' && c <= '\r') || c == 0xa0)
-			return false;
-	}
-	return true;
-}

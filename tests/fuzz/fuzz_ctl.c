@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctlproto.h"
-#include "table.h"
+#include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,7 +32,7 @@ check_request(const char *line, size_t len)
 	}
 	if (r.cmd >= CTLP_NCMDS)
 		abort();
-	if (r.has_ifname && !tbl_ifname_ok(r.ifname, strlen(r.ifname)))
+	if (r.has_ifname && !util_ifname_ok(r.ifname, strlen(r.ifname)))
 		abort();
 	if (r.has_addr) {
 		if (r.plen < 1 || r.plen > 32)

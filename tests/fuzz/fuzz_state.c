@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "statefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* zlib's CRC-32, bit by bit: independent of state.c's */
+/* zlib's CRC-32, bit by bit: independent of statefile.c's */
 static uint32_t
 crc32_bits(const uint8_t *p, size_t len)
 {

@@ -12,7 +12,6 @@
 #include <cmocka.h>
 
 #include "ctlproto.h"
-#include "table.h"
 
 static uint32_t
 ip(const char *s)
@@ -223,17 +222,6 @@ test_head(void **state)
 	}
 }
 
-static void
-test_ifname(void **state)
-{
-	(void)state;
-	assert_true(tbl_ifname_ok("eth0", 4));
-	assert_true(tbl_ifname_ok("123456789012345", 15));
-	assert_false(tbl_ifname_ok("1234567890123456", 16));
-	assert_true(tbl_ifname_ok("\x85\x1c", 2));	/* not spaces to the kernel */
-	assert_false(tbl_ifname_ok("", 0));
-}
-
 int
 main(void)
 {
@@ -241,7 +229,6 @@ main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_head),
-		cmocka_unit_test(test_ifname),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,12 +18,13 @@
 #include "conf.h"
 #include "policy.h"
 #include "pubops.h"
-#include "state.h"
+#include "statedir.h"
+#include "statefile.h"
 #include "table.h"
 
 struct fx {
 	char			 dir[64];
-	struct state_dir	*sd;
+	struct sdir	*sd;
 	struct tbl		*tbl;
 	struct pub		*pub;
 	struct pop		*pop;
@@ -48,7 +49,7 @@ setup(void **state)
 	assert_non_null(f);
 	snprintf(f->dir, sizeof(f->dir), "/tmp/test_pubops.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
-	f->sd = state_open(f->dir, STATE_DAEMON, err, sizeof(err));
+	f->sd = sdir_open(f->dir, SDIR_DAEMON, err, sizeof(err));
 	assert_non_null(f->sd);
 	f->tbl = tbl_new();
 	assert_non_null(tbl_iface_add(f->tbl, 2));
@@ -80,7 +81,7 @@ teardown(void **state)
 	pop_free(f->pop);
 	pub_free(f->pub);
 	tbl_free(f->tbl);
-	state_close(f->sd);
+	sdir_close(f->sd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
 	assert_int_equal(system(cmd), 0);
 	free(f);
@@ -94,7 +95,7 @@ saved(struct fx *f)
 	char *lines = NULL, err[256];
 	size_t len;
 
-	assert_int_equal(state_published_load(f->sd, &lines, &len, err, sizeof(err)), 0);
+	assert_int_equal(sdir_published_load(f->sd, &lines, &len, err, sizeof(err)), 0);
 	return lines;
 }
 

@@ -28,7 +28,8 @@
 #include "pubops.h"
 #include "reload.h"
 #include "report.h"
-#include "state.h"
+#include "statedir.h"
+#include "statefile.h"
 #include "stats.h"
 #include "sync.h"
 #include "table.h"
@@ -41,7 +42,7 @@ static const uint8_t CMAC[6] = { 0x02, 0, 0, 0, 0, 0xc1 };
 struct fx {
 	char			 dir[64], path[96];
 	struct ev_loop		*loop;
-	struct state_dir	*sd;
+	struct sdir	*sd;
 	struct tbl		*tbl;
 	struct conf		*conf;
 	struct pub		*pub;
@@ -138,7 +139,7 @@ setup(void **state)
 	assert_non_null(mkdtemp(f->dir));
 	snprintf(f->path, sizeof(f->path), "%s/arpownd.conf", f->dir);
 	write_file(f->path, OLD);
-	f->sd = state_open(f->dir, STATE_DAEMON, err, sizeof(err));
+	f->sd = sdir_open(f->dir, SDIR_DAEMON, err, sizeof(err));
 	assert_non_null(f->sd);
 	f->loop = ev_loop_new(EVFLAG_AUTO);
 	f->tbl = tbl_new();
@@ -194,7 +195,7 @@ teardown(void **state)
 	pub_free(f->pub);
 	conf_free(f->conf);
 	ev_loop_destroy(f->loop);
-	state_close(f->sd);
+	sdir_close(f->sd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
 	assert_int_equal(system(cmd), 0);
 	free(f);

@@ -1,0 +1,36 @@
+/* statedir.h — the state directory: the instance lock, and the saved
+ * records kept so a crash never leaves a host deaf. */
+#ifndef ARPOWND_STATEDIR_H
+#define ARPOWND_STATEDIR_H
+
+#include <stddef.h>
+
+#include "statefile.h"
+
+#define SDIR_DEFAULT_DIR	"/run/arpownd"
+
+/* Whose directory sdir_open accepts. */
+enum sdir_mode {
+	SDIR_DAEMON,		/* only one owned by our effective uid */
+	SDIR_RESTORE,		/* as root, also another user's (DynamicUser), never nobody's */
+};
+
+struct sdir;			/* the directory, its lock and its open files */
+
+/* Open (0755 if missing), check and lock dir, open its files; NULL + err, errno EWOULDBLOCK if held. */
+struct sdir *sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen);
+/* Close the files, releasing the lock. */
+void sdir_close(struct sdir *sd);
+/* Read the newest valid saved records into st (empty when none); 0, or -1 with why in err. */
+int sdir_load(struct sdir *sd, struct state *st, char *err, size_t errlen);
+/* Write st into the slot not holding the newest version, synced; 0, or -1 with errno. */
+int sdir_save(struct sdir *sd, const struct state *st);
+/* The runtime-published addresses, kept the same way:
+ * the newest complete version's lines, malloc'd ("" when none); 0, or -1
+ * with why in err. */
+int sdir_published_load(struct sdir *sd, char **lines, size_t *len, char *err,
+    size_t errlen);
+/* Save those lines (each ending in a newline) crash-safely; 0, or -1 with errno. */
+int sdir_published_save(struct sdir *sd, const char *lines, size_t len);
+
+#endif

@@ -1,0 +1,25 @@
+/* util.h — small pure helpers shared by modules that share nothing else. */
+#ifndef ARPOWND_UTIL_H
+#define ARPOWND_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UTIL_FNV1A_INIT	2166136261u	/* the FNV-1a offset basis */
+#define UTIL_MAC_STRLEN	18		/* "aa:bb:cc:dd:ee:ff" and its NUL */
+
+/* Format a message into err (nothing when errlen is 0), errno kept; returns ret. */
+int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* 32-bit FNV-1a of len bytes at p, continuing from h (UTIL_FNV1A_INIT to start). */
+uint32_t util_fnv1a(uint32_t h, const void *p, size_t len);
+/* Is s (len bytes) a name the kernel accepts for an interface (dev_valid_name())? */
+bool util_ifname_ok(const char *s, size_t len);
+/* The sysexits code for a failure with errno e: EX_NOPERM for a
+ * permission, else EX_OSERR. */
+int util_exit_code(int e);
+/* mac as aa:bb:cc:dd:ee:ff in buf; returns buf. */
+char *util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN]);
+
+#endif

@@ -1,0 +1,79 @@
+/* util.c — small pure helpers: error text, a string hash, the kernel's rule
+ * for interface names, MAC formatting.  No state, no syscalls; each is used
+ * by modules that otherwise share nothing, so that none of them links
+ * another only for a helper. */
+#include "config.h"
+
+#include <net/if.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sysexits.h>
+
+#include "util.h"
+
+int
+util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+	int e = errno;
+
+	/* the caller's errno says what failed: a message must not change it */
+	if (errlen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	errno = e;
+	return ret;
+}
+
+uint32_t
+util_fnv1a(uint32_t h, const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ s[i]) * 16777619u;
+	return h;
+}
+
+/*
+ * net/core/dev.c, dev_valid_name(): 1 to 15 bytes, not "." or ".." (a name
+ * is a directory in sysfs), no '/', ':' (the alias separator) or white
+ * space by the kernel's isspace(), which is Latin-1: 0xa0 is white space
+ * there, 0x85 and 0x1c are not.
+ */
+bool
+util_ifname_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len >= IF_NAMESIZE)
+		return false;
+	if (s[0] == '.' && (len == 1 || (len == 2 && s[1] == '.')))
+		return false;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\0' || c == '/' || c == ':' || c == ' ' ||
+		    (c >= '\t' && c <= '\r') || c == 0xa0)
+			return false;
+	}
+	return true;
+}
+
+char *
+util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN])
+{
+	snprintf(buf, UTIL_MAC_STRLEN, "%02x:%02x:%02x:%02x:%02x:%02x",
+	    mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	return buf;
+}
+
+int
+util_exit_code(int e)
+{
+	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
+}
