@@ -23,6 +23,8 @@ struct cmd_deps {
 	struct rld	*rld;
 	rpt_view_fn	*view;		/* the daemon's state now */
 	void		*view_arg;
+	void		(*status)(void *arg);	/* STATUS= after publish, withdraw */
+	void		*status_arg;
 };
 
 /* NULL on ENOMEM. */

@@ -28,6 +28,10 @@ struct log_loc {
 /* Choose the sink (journal when stderr is the journal) and the level;
  * debug_stderr (-d) pins the level at debug for the process's life. */
 void log_init(int level, bool debug_stderr);
+/* For a command run once (--restore, --withdraw, -n): plain lines on
+ * stderr, "arpownd: warning: ...", where the daemon would prefix <N>;
+ * the journal still when stderr is the journal. */
+void log_command_mode(void);
 /* Change the level at run time (reload); no effect when pinned by -d. */
 void log_setlevel(int level);
 /* Is prio enabled?  Lets hot paths skip formatting. */

@@ -104,6 +104,8 @@ cmd_publish(struct cmd *c, const struct ctlp_req *req, FILE *out)
 		fprintf(out, "%s\n", err);
 		return code;
 	}
+	if (c->d.status != NULL)
+		c->d.status(c->d.status_arg);	/* "8 published" */
 	reply_open(&w, out);
 	jw_bool(&w, pub ? "published" : "withdrawn", true);
 	jw_str(&w, "address", cidr);

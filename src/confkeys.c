@@ -332,7 +332,7 @@ k_addresses(const struct ckey_dst *d, const char *v, const char **why)
 	if (rng_martian(&d->p->set, &at)) {
 		rng_clear(&d->p->set);
 		a.s_addr = htonl(at);
-		snprintf(buf, sizeof(buf), "holds %s: 0.0.0.0/8, 127.0.0.0/8, multicast "
+		snprintf(buf, sizeof(buf), "holds %s: 0.0.0.0, 127.0.0.0/8, multicast "
 		    "and the broadcast address are never answered over ARP", inet_ntoa(a));
 		return *why = buf, -1;
 	}

@@ -298,7 +298,7 @@ loop_setup(struct daemon *d)
 	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, report_status, d };
 	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
 		return -1;
-	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d };
+	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d, report_status, d };
 	if ((d->cmd = cmd_new(&cd)) == NULL)
 		return -1;
 	syn_set_anr(d->syn, d->anr);

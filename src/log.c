@@ -32,6 +32,7 @@ static int	log_level = LOG_INFO;
 static bool	log_pinned;	/* -d: the level stays debug */
 static int	log_journal;	/* stderr is connected to the journal */
 static int	log_tty;
+static bool	log_command;	/* a command, not the daemon: no <N> prefixes */
 
 static const char *const prio_names[] = {
 	"emerg", "alert", "crit", "error", "warning", "notice", "info", "debug"
@@ -71,6 +72,14 @@ log_init(int level, bool debug_stderr)
 	log_pinned = debug_stderr;
 	log_journal = !debug_stderr && stderr_is_journal();
 	log_tty = isatty(STDERR_FILENO);
+}
+
+void
+log_command_mode(void)
+{
+	/* a script that runs a command (keepalived's notify) reads plain
+	 * lines; only the daemon's stderr speaks sd-daemon's <N> */
+	log_command = true;
 }
 
 void
@@ -136,7 +145,7 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 	(void)ctx;
 	(void)loc;
 #endif
-	if (log_tty)
+	if (log_tty || log_command)
 		fprintf(stderr, "arpownd: %s: %s\n", prio_names[prio & 7], msg);
 	else
 		fprintf(stderr, "<%d>%s\n", prio & 7, msg);

@@ -129,6 +129,8 @@ main(int argc, char *argv[])
 		return EX_USAGE;
 	}
 	log_init(LOG_INFO, o.debug);
+	if (check || restore || withdraw != NULL)
+		log_command_mode();
 	if (check) {
 		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor };
 		if ((c = rld_load_conf(&src, print_err)) == NULL)

@@ -408,8 +408,9 @@ rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 		/* read at start as root, now as the user we dropped to */
 		if (fd == -1 && access(r->d.src.path, R_OK) == -1 && errno == EACCES) {
 			log_ctx(LOG_ERR, &lc, "%s: not readable by uid %u, which arpownd "
-			    "runs as: make it readable by that user or group (chgrp "
-			    "arpownd %s; chmod 0640 %s), or restart arpownd instead",
+			    "runs as: reload it as root, which passes the file (systemctl "
+			    "reload arpownd, or arpownctl reload), or make it readable by "
+			    "that user or group (chgrp arpownd %s; chmod 0640 %s)",
 			    r->d.src.path, (unsigned)geteuid(), r->d.src.path, r->d.src.path);
 			if (out != NULL)
 				fprintf(out, "%s: not readable by uid %u, which arpownd runs "
