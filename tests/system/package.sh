@@ -326,11 +326,11 @@ pass "reinstall and upgrade: restarted with the edited configuration, eth2 back 
 
 # ---- metrics for node_exporter, README's steps -----------------------------
 # the directory as prometheus-node-exporter ships it (root:root 0755),
-# made writable for the group arpownd in a way its upgrades keep
+# made writable for the group arpownd
 TEXTDIR=/var/lib/prometheus/node-exporter
 PROM=$TEXTDIR/arpownd.prom
 ce mkdir -p "$TEXTDIR" || fail "mkdir $TEXTDIR"
-ce dpkg-statoverride --update --add root arpownd 0775 "$TEXTDIR" || fail "dpkg-statoverride $TEXTDIR"
+ce chgrp arpownd "$TEXTDIR" && ce chmod 0775 "$TEXTDIR" || fail "chgrp arpownd, chmod 0775 $TEXTDIR"
 printf 'metrics_file = %s\nmetrics_interval = 1\n' "$PROM" >>"$MERGED/etc/arpownd.conf"
 # ReadWritePaths= is set up at start: the directory came after it
 out=$(ce systemctl restart arpownd 2>&1) || fail "systemctl restart with metrics_file: $out"
