@@ -372,4 +372,53 @@ _running_pid_not() {	# running, with a MainPID other than $1
 	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$1" ]
 }
 _status_is() { [ "$(prop StatusText)" = "$1" ]; }
+# the cursor of the unit's last journal entry, to read what follows it
+journal_cursor() { ce journalctl -u arpownd -n 1 -o cat --show-cursor --no-pager | sed -n 's/^-- cursor: //p'; }
+# handovers CURSOR: how many requests each start after CURSOR found queued
+# on the ARP socket systemd kept for it, space-separated
+handovers() {
+	ce journalctl -u arpownd -o cat --no-pager --after-cursor="$1" |
+		sed -n 's/^handover: \([0-9]*\) requests queued.*/\1/p' | paste -sd ' '
+}
 _pairs_are() { [ "$(pairs)" = "$1" ]; }
+
+# under_load NAME CMD...: while CMD runs and for a second after it, the
+# client c asks for the owned 10.0.0.1 (as 10.0.0.101) and for 10.0.0.50
+# (which the test publishes), 1,000 requests/s each, every request given a
+# second to be answered (as a Linux host gives it before it asks again).
+# arpc makes a fixed number of requests: runs of 500 follow each other
+# until CMD is done, whatever it takes.  SENT_OWN, SENT_PUB, LOST_OWN and
+# LOST_PUB add them up.  Mind sender_rate: arpc's pacing catches up after
+# a late reply, and at the default (1,000/s, a burst of 100) one limited
+# reply starts a cascade of them that has nothing to do with CMD.
+under_load() {
+	local name=$1 stop=$TMPDIR_T/$1.stop pp po w
+	shift
+	rm -f "$stop" "$TMPDIR_T/$name.pub" "$TMPDIR_T/$name.own"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	local loop='stop=$1 out=$2; shift 2
+		for ((i = 0; i < 200; i++)); do
+			"$@" >>"$out" 2>&1
+			[ -e "$stop" ] && break
+		done'
+	bg_run c bash -c "$loop" loop "$stop" "$TMPDIR_T/$name.pub" "$ARPC" -q -i c0 \
+		--pingpong -r 1000 -c 500 --wait-reply 1000 -t 10000 10.0.0.50
+	pp=$LAST_PID
+	bg_run c bash -c "$loop" loop "$stop" "$TMPDIR_T/$name.own" "$ARPC" -q -i c0 \
+		-s 10.0.0.101 --pingpong -r 1000 -c 500 --wait-reply 1000 -t 10000 10.0.0.1
+	po=$LAST_PID
+	sleep 0.5
+	"$@"
+	sleep 1
+	touch "$stop"
+	wait "$pp" "$po"
+	for w in pub own; do
+		grep -v '^sent [0-9]* received' "$TMPDIR_T/$name.$w" | grep . >&2 &&
+			fail "$name: the $w client said more than its summaries (above)"
+		printf -v "SENT_${w^^}" '%s' "$(awk '/^sent / { s += $2 } END { print s + 0 }' "$TMPDIR_T/$name.$w")"
+		printf -v "LOST_${w^^}" '%s' "$(sed -n 's/.* lost \([0-9]*\).*/\1/p' "$TMPDIR_T/$name.$w" |
+			awk '{ s += $1 } END { print s + 0 }')"
+	done
+	[ "$SENT_PUB" -ge 1000 ] && [ "$SENT_OWN" -ge 1000 ] ||
+		fail "$name: the clients sent $SENT_OWN and $SENT_PUB requests, fewer than 1,000"
+}

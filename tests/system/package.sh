@@ -11,17 +11,25 @@
 # installs the .deb into the container tests/system/systemd.sh boots (same
 # root tree, lib.sh) with apt-get, and checks what an admin relies on:
 #
-#   installed: the unit enabled and active (running) as the system user
-#   arpownd the postinst made, /run/arpownd its own; arp_ignore 8 on
-#   eth0..eth2, each address answered by its own NIC only; the journal's
-#   catalog holds arpownd's entries (systemd's dpkg trigger) and
-#   journalctl -x explains the start entry with them, until the purge;
-#   /etc/arpownd.conf a conffile; a reinstall over it (an upgrade) keeps
-#   the admin's edit and restarts the daemon with it; apt-get remove stops
-#   it: no interface left at arp_ignore 8, eth1 back to its true original
-#   2/1, the kernel answering again, the configuration kept; dpkg --purge
-#   removes /run/arpownd, the configuration and the enablement, keeps the
-#   user; installing again works, and the unit starts at the next boot.
+#   try it first: with ARPOWND_OPTIONS=--monitor in /etc/default/arpownd
+#   written before, a non-interactive apt-get install asks nothing, the
+#   service watches every interface at its original arp_ignore and says so
+#   (STATUS=, and the postinst's message, which also says how to go back);
+#   then, without it: the unit enabled and active (running) as the system
+#   user arpownd the postinst made, /run/arpownd its own; arp_ignore 8 on
+#   eth0..eth2, each address answered by its own NIC only;
+#   /etc/arpownd.conf a conffile; a reinstall over it and an upgrade keep
+#   the admin's edit and restart the daemon with it, each under 1,000
+#   requests/s for an owned and a published address with none unanswered;
+#   metrics_file into node_exporter's directory by README's steps: a fresh
+#   arpownd.prom that promtool accepts; apt-get remove stops it: no
+#   interface left at arp_ignore 8, eth1 back to its true original 2/1, the
+#   kernel answering again, the configuration kept; dpkg --purge removes
+#   /run/arpownd, the configuration, the metrics file and the enablement,
+#   keeps the user; the journal's catalog holds arpownd's entries
+#   (systemd's dpkg trigger) and journalctl -x explains the start entry
+#   with them, until the purge; installing again works, and the unit
+#   starts at the next boot.
 #
 # Exit 77 (SKIP) where the container cannot run (see systemd.sh) or there
 # is no debian/ to build from; with ARPOWND_SYSTEM_REQUIRED=1 (CI) a skip
@@ -150,6 +158,16 @@ else
 	run_lintian "$CHANGES"
 fi
 
+# ---- an upgrade: the same package, a higher version ---------------------
+# (what dpkg does with it is what it does with the next release: unpack
+# over the running one, then the postinst restarts the unit)
+UPVERSION=$VERSION+test1
+UPDEB=$OUT/arpownd_${UPVERSION}_$ARCH.deb
+rm -rf "$TMPDIR_T/repack"
+dpkg-deb -R "$DEB" "$TMPDIR_T/repack" || fail "dpkg-deb -R $DEB"
+sed -i "s/^Version: .*/Version: $UPVERSION/" "$TMPDIR_T/repack/DEBIAN/control"
+dpkg-deb -b "$TMPDIR_T/repack" "$UPDEB" >/dev/null || fail "dpkg-deb -b $UPDEB"
+
 # ---- what is in the package ---------------------------------------------
 dpkg-deb -c "$DEB" | awk '{ print substr($6, 2) }' >"$TMPDIR_T/contents"
 has() { grep -qxF "$1" "$TMPDIR_T/contents" || fail "the package lacks $1"; }
@@ -189,8 +207,9 @@ sysctl_set h eth1 arp_announce 1
 make_cgroups
 mount_root
 mkdir -p "$MERGED/var/cache/arpownd-test"
-install -m 0644 "$DEB" "$MERGED/var/cache/arpownd-test/"
+install -m 0644 "$DEB" "$UPDEB" "$MERGED/var/cache/arpownd-test/"
 CDEB=/var/cache/arpownd-test/${DEB##*/}
+CUPDEB=/var/cache/arpownd-test/${UPDEB##*/}
 boot
 
 capt() { ce_t 120 env DEBIAN_FRONTEND=noninteractive apt-get -q -y "$@" </dev/null; }
@@ -198,6 +217,7 @@ status() { ce dpkg-query -W -f='${Status}' arpownd 2>/dev/null; }
 user_line() { ce getent passwd arpownd; }
 STATUS3="answering ARP on 3 interfaces for 3 addresses"
 STATUS2="answering ARP on 2 interfaces for 2 addresses"
+STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there)"
 MANAGED3="eth0=8/2 eth1=8/2 eth2=8/2"
 
 # arpownd processes in the container (its pid namespace), by the host's /proc
@@ -236,6 +256,7 @@ check_installed() {
 	expect_eq "$(ce stat -L -c '%U:%G %a' /run/arpownd)" "arpownd:arpownd 750" "$when: /run/arpownd is arpownd's, 0750 (the group reaches the control socket)"
 	wait_for 3000 _pairs_are "$want" || fail "$when: $(pairs), not $want"
 	pass "$when: $want"
+	[ "$want" = "$ORIG" ] && return	# monitor mode: the kernel answers
 	expect_reply c c0 10.0.0.1 "$MAC0" "$when: 10.0.0.1 answered by eth0 alone"
 	expect_reply c c0 10.0.0.2 "$MAC1" "$when: 10.0.0.2 answered by eth1 alone"
 }
@@ -249,13 +270,31 @@ conffile_sum() { ce dpkg-query -W -f='${Conffiles}\n' arpownd | awk '$1 == "/etc
 catalog_ids() { ce journalctl --list-catalog 2>/dev/null | awk '/^6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b/ { print $1 }' | wc -l; }
 NMSGID=$(grep -c '^#define[[:space:]]*MSGID_' "$SRC/include/msgid.h")
 
-# ---- install ---------------------------------------------------------------
+# ---- install, trying it first: --monitor ---------------------------------
+# /etc/default/arpownd is no file of the package's: written first, it
+# causes no conffile question, and the first start only watches
 ce getent passwd arpownd >/dev/null && fail "the container's root tree already has a user arpownd"
 expect_eq "$(pairs)" "$ORIG" "before the install: the originals"
-say "apt-get install $CDEB"
-out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB: $out"
-check_installed "installed" "$STATUS3" "$MANAGED3"
+echo 'ARPOWND_OPTIONS=--monitor' >"$MERGED/etc/default/arpownd"
+say "apt-get install $CDEB (ARPOWND_OPTIONS=--monitor in /etc/default/arpownd)"
+# stdin at /dev/null: a question would end it with an error
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB with /etc/default/arpownd: $out"
+pass "apt-get install, non-interactive, over a pre-written /etc/default/arpownd: no question"
+check_installed "installed in monitor mode" "$STATUSM" "$ORIG"
+ce dpkg -S /etc/default/arpownd >/dev/null 2>&1 && fail "/etc/default/arpownd belongs to a package"
+expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=--monitor" "/etc/default/arpownd: the admin's, untouched"
+# the postinst says what happened and how to go back
+for want in "arpownd is running; interfaces: answering on 0 of 4, 0 addresses; 3 in monitor mode" "eth0 .* yes  *monitor  *0 " "eth1 .* yes  *monitor  *2 " \
+	"arpownctl counters" "systemctl disable --now arpownd"; do
+	grep -q -- "$want" <<<"$out" || fail "the postinst's message lacks '$want': $(sed -n '/arpownd is running/,$p' <<<"$out")"
+done
+pass "the postinst says: $(grep 'arpownd is running' <<<"$out"), names each interface and its mode, and how to go back"
 UID1=$(user_line | cut -d: -f3)
+
+# ---- then for real ------------------------------------------------------------
+rm "$MERGED/etc/default/arpownd"
+out=$(ce systemctl restart arpownd 2>&1) || fail "systemctl restart without /etc/default/arpownd: $out"
+check_installed "installed" "$STATUS3" "$MANAGED3"
 expect_eq "$(catalog_ids)" "$NMSGID" "installed: systemd's trigger put arpownd's $NMSGID catalog entries in the journal's database"
 ce journalctl -b -u arpownd -x MESSAGE_ID=6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01 2>/dev/null |
 	grep -q 'Subject: arpownd started' || fail "installed: journalctl -x does not explain the start entry"
@@ -268,15 +307,66 @@ expect_eq "$(ce md5sum /etc/arpownd.conf | cut -d' ' -f1)" "$sum" "/etc/arpownd.
 cmp -s "$MERGED/etc/arpownd.conf" "$SRC/conf/arpownd.conf" || fail "/etc/arpownd.conf is not the example conf/arpownd.conf"
 pass "/etc/arpownd.conf is the documented example"
 
-# ---- an upgrade (the same version again) keeps the admin's edit -------
-printf '# edited by the admin\n[global]\ninterfaces = eth0 eth1\n' >"$MERGED/etc/arpownd.conf"
-old=$(prop MainPID)
-out=$(ce_t 120 dpkg -i "$CDEB" </dev/null 2>&1) || fail "dpkg -i over the installed package: $out"
-grep -q '^# edited by the admin' "$MERGED/etc/arpownd.conf" || fail "the reinstall replaced the edited /etc/arpownd.conf"
-pass "reinstall: the edited /etc/arpownd.conf kept, no question asked"
-[ "$(prop MainPID)" != "$old" ] || fail "reinstall: the daemon was not restarted (MainPID still $old)"
-check_installed "reinstalled" "$STATUS2" "eth0=8/2 eth1=8/2 eth2=0/0"
-pass "reinstall: restarted with the edited configuration, eth2 back to its original 0/0"
+# ---- a reinstall and an upgrade, under load, keep the admin's edit -------
+# (sender_rate = 0: see under_load in lib.sh)
+printf '# edited by the admin\n[global]\ninterfaces = eth0 eth1\nsender_rate = 0\n' >"$MERGED/etc/arpownd.conf"
+out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload with the edited file: $out"
+out=$(ce arpownctl publish 10.0.0.50 eth0 2>&1) || fail "arpownctl publish 10.0.0.50 eth0: $out"
+expect_reply c c0 10.0.0.50 "$MAC0" "10.0.0.50 published: answered from eth0"
+# upgrade WHAT APT-ARGS...: apt-get under load, then what it must have done
+upgrade() {
+	local what=$1 old cur n
+	shift
+	old=$(prop MainPID)
+	cur=$(journal_cursor)
+	say "$what: apt-get $* under load"
+	under_load "$what" capt_out "$@"
+	[ "$CAPT_RC" = 0 ] || fail "$what: apt-get $*: $CAPT_OUT"
+	grep -q "^arpownd restarted; interfaces: answering on 2 of 4, 2 addresses" <<<"$CAPT_OUT" ||
+		fail "$what: the postinst did not say 'arpownd restarted; interfaces: answering on 2 of 4, 2 addresses': $CAPT_OUT"
+	grep -q '^# edited by the admin' "$MERGED/etc/arpownd.conf" || fail "$what replaced the edited /etc/arpownd.conf"
+	[ "$(prop MainPID)" != "$old" ] || fail "$what: the daemon was not restarted (MainPID still $old)"
+	q=$(handovers "$cur")
+	[[ $q =~ ^[1-9][0-9]*$ ]] ||
+		fail "$what: the new daemon should take the ARP socket systemd kept, with the requests queued during the gap; queued: '$q'"
+	pass "$what: the new daemon took the ARP socket systemd kept (the fd store, across the package's restart), holding $q requests"
+	expect_eq "$LOST_OWN/$LOST_PUB" 0/0 "$what at 1,000 requests/s: none unanswered of $SENT_OWN to the owned 10.0.0.1 / $SENT_PUB to the published 10.0.0.50"
+}
+capt_out() { CAPT_RC=0; CAPT_OUT=$(capt "$@" 2>&1) || CAPT_RC=$?; }
+upgrade reinstall install --reinstall "$CDEB"
+upgrade upgrade install "$CUPDEB"
+expect_eq "$(ce dpkg-query -W -f='${Version}' arpownd)" "$UPVERSION" "upgraded to $UPVERSION"
+out=$(ce arpownctl withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
+# (the daemon sends no STATUS= after a publish or a withdraw; a reload does)
+out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload: $out"
+check_installed "upgraded" "$STATUS2" "eth0=8/2 eth1=8/2 eth2=0/0"
+pass "reinstall and upgrade: restarted with the edited configuration, eth2 back to its original 0/0"
+
+# ---- metrics for node_exporter, README's steps -----------------------------
+# the directory as prometheus-node-exporter ships it (root:root 0755),
+# made writable for the group arpownd
+TEXTDIR=/var/lib/prometheus/node-exporter
+PROM=$TEXTDIR/arpownd.prom
+ce mkdir -p "$TEXTDIR" || fail "mkdir $TEXTDIR"
+ce chgrp arpownd "$TEXTDIR" && ce chmod 0775 "$TEXTDIR" || fail "chgrp arpownd, chmod 0775 $TEXTDIR"
+printf 'metrics_file = %s\nmetrics_interval = 1\n' "$PROM" >>"$MERGED/etc/arpownd.conf"
+# ReadWritePaths= is set up at start: the directory came after it
+out=$(ce systemctl restart arpownd 2>&1) || fail "systemctl restart with metrics_file: $out"
+wait_for 5000 test -s "$MERGED$PROM" || fail "no $PROM within 5 s: $(ce journalctl -u arpownd -n 5 --no-pager)"
+expect_eq "$(ce stat -c '%U %a' "$PROM")" "arpownd 644" "$PROM: arpownd's, readable by node_exporter"
+m0=$(stat -c %Y "$MERGED$PROM")
+sleep 2.2
+m1=$(stat -c %Y "$MERGED$PROM")
+[ "$m1" -gt "$m0" ] || fail "$PROM not rewritten within 2.2 s (metrics_interval = 1)"
+grep -qx 'arpownd_up 1' "$MERGED$PROM" || fail "$PROM: no 'arpownd_up 1'"
+if command -v promtool >/dev/null; then
+	out=$(promtool check metrics <"$MERGED$PROM" 2>&1) || fail "promtool check metrics $PROM: $out"
+	pass "$PROM: rewritten every second, arpownd_up 1, promtool check metrics accepts it"
+elif [ "${ARPOWND_SYSTEM_REQUIRED:-0}" = 1 ]; then
+	fail "no promtool to check $PROM with (ARPOWND_SYSTEM_REQUIRED=1)"
+else
+	pass "$PROM: rewritten every second, arpownd_up 1 (no promtool here: the format is unchecked)"
+fi
 
 # ---- remove -------------------------------------------------------------
 say "apt-get remove arpownd"
@@ -293,6 +383,8 @@ ce test -e /usr/sbin/arpownd && fail "removed: /usr/sbin/arpownd is still there"
 grep -q '^# edited by the admin' "$MERGED/etc/arpownd.conf" || fail "removed: the edited /etc/arpownd.conf is gone"
 pass "removed: the program is gone, the edited configuration kept"
 ce test -d /run/arpownd || fail "removed: no /run/arpownd (the unit's RuntimeDirectoryPreserve=yes keeps it; purge has nothing to test)"
+grep -qx 'arpownd_up 0' "$MERGED$PROM" || fail "removed: $PROM does not say arpownd_up 0"
+pass "removed: $PROM says arpownd_up 0"
 
 # ---- purge --------------------------------------------------------------
 out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
@@ -304,9 +396,10 @@ for d in /run/arpownd /run/private/arpownd; do
 	ce test -e "$d" -o -L "$d" && fail "purged: $d is still there"
 done
 ce test -e /etc/arpownd.conf && fail "purged: /etc/arpownd.conf is still there"
+ce test -e "$PROM" && fail "purged: $PROM is still there"
 ce test -L /etc/systemd/system/multi-user.target.wants/arpownd.service &&
 	fail "purged: the unit is still enabled (multi-user.target.wants)"
-pass "purged: /run/arpownd, /etc/arpownd.conf and the enablement gone"
+pass "purged: /run/arpownd, /etc/arpownd.conf, $PROM and the enablement gone"
 expect_eq "$(catalog_ids)" 0 "purged: the trigger took arpownd's entries out of the catalog database"
 user_line >/dev/null || fail "purged: the user arpownd was removed (README: it stays)"
 pass "purged: the user arpownd stays (Debian practice, see README)"
