@@ -70,17 +70,18 @@ vm_packages() {
 	sed 's/#.*//' "$VM_PKGLIST" | tr -s ' \t' '\n' | grep . | sort -u
 }
 
-# vm_kernel_pkg: sets VM_KPKG and VM_KPKG_VERSION to the package
-# linux-image-amd64 depends on in apt's lists (bookworm-security's, when
-# the machine has it), and VM_KVER to its release (uname -r).
+# vm_kernel_pkg: sets VM_KPKG and VM_KPKG_VERSION to the package the
+# candidate linux-image-amd64 in apt's lists depends on (bookworm-security's,
+# when the machine has it), and VM_KVER to its release (uname -r).  One
+# apt-cache call: it takes seconds where apt keeps no binary cache.
 vm_kernel_pkg() {
+	local dep
 	vm_need_cmd apt-cache
-	VM_KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
-	[ -n "$VM_KPKG" ] || vm_skip "apt knows no linux-image-amd64 (apt-get update?)"
-	VM_KPKG_VERSION=$(apt-cache policy "$VM_KPKG" 2>/dev/null | awk '$1 == "Candidate:" { print $2; exit }')
-	[ -n "$VM_KPKG_VERSION" ] && [ "$VM_KPKG_VERSION" != "(none)" ] ||
-		vm_skip "apt has no candidate for $VM_KPKG"
+	dep=$(apt-cache show --no-all-versions linux-image-amd64 2>/dev/null |
+		sed -n 's/^Depends:.*\(linux-image-[0-9][^ ,]*\) (= \([^)]*\)).*/\1 \2/p' | head -n 1)
+	[ -n "$dep" ] || vm_skip "apt knows no linux-image-amd64 depending on a linux-image-6.x (apt-get update?)"
+	VM_KPKG=${dep% *}
+	VM_KPKG_VERSION=${dep#* }
 	VM_KVER=${VM_KPKG#linux-image-}
 	VM_KVER=${VM_KVER%-unsigned}
 }
@@ -103,10 +104,17 @@ vm_prepare() {
 	local key fd
 	vm_need_cmd qemu-system-x86_64 flock setpriv cpio
 	[ -f "$VM_PKGLIST" ] || vm_fail "no package list $VM_PKGLIST"
-	vm_kernel_pkg
-	key=$({ printf '%s\n' "$VM_SUITE" minbase "$VM_RECIPE" "$VM_KPKG=$VM_KPKG_VERSION"; vm_packages; } |
-		sha256sum | cut -c1-16)
-	VM_DIR=$VM_CACHE/$VM_SUITE-$key
+	VM_DIR=
+	[ -z "${_ARPOWND_VM:-}" ] || read -r VM_KPKG VM_KPKG_VERSION VM_KVER VM_DIR <<<"$_ARPOWND_VM"
+	if [ -n "$VM_DIR" ] && [ -f "$VM_DIR/.complete" ]; then
+		# prepared by the caller (vm_test), who holds a shared lock on it
+		key=${VM_DIR##*-}
+	else
+		vm_kernel_pkg
+		key=$({ printf '%s\n' "$VM_SUITE" minbase "$VM_RECIPE" "$VM_KPKG=$VM_KPKG_VERSION"; vm_packages; } |
+			sha256sum | cut -c1-16)
+		VM_DIR=$VM_CACHE/$VM_SUITE-$key
+	fi
 	VM_ROOT=$VM_DIR/root
 	VM_KERNEL=$VM_ROOT/boot/vmlinuz-$VM_KVER
 	mkdir -p "$VM_CACHE" 2>/dev/null || vm_skip "cannot create the cache $VM_CACHE"
@@ -124,6 +132,8 @@ vm_prepare() {
 		flock -s "$fd"
 	fi
 	[ -f "$VM_KERNEL" ] || vm_fail "the cached tree $VM_DIR has no $VM_KERNEL"
+	# a tests/vm/run started from here need not ask apt again
+	export _ARPOWND_VM="$VM_KPKG $VM_KPKG_VERSION $VM_KVER $VM_DIR"
 }
 
 # vm_reachable URL: true when URL answers within 20 s (python3: no wget
