@@ -145,7 +145,7 @@ vm_reachable() {
 
 # vm_build KEY: the tree of KEY, from nothing (holding the exclusive lock).
 vm_build() {
-	local key=$1 tmp mirror rc=0 deb
+	local key=$1 tmp mirror rc=0 deb t0=$SECONDS
 	[ "$(id -u)" -eq 0 ] || vm_skip "building the VM's root tree needs root (debootstrap, chroot)"
 	vm_need_cmd debootstrap apt-get dpkg-deb chroot unshare python3
 	mirror=$(vm_mirror)
@@ -196,7 +196,7 @@ vm_build() {
 	# trees of other keys are stale, and so are builds that were cut short
 	find "$VM_CACHE" -mindepth 1 -maxdepth 1 -type d \( -name "$VM_SUITE-*" -o -name ".build-*" \) \
 		! -path "$VM_DIR" -exec rm -rf {} + 2>/dev/null
-	vm_say "built $VM_DIR ($(du -sh "$VM_DIR" | cut -f1))"
+	vm_say "built $VM_DIR ($(du -sh "$VM_DIR" | cut -f1)) in $((SECONDS - t0)) s"
 }
 
 # vm_mod_order NAME...: the paths (under /lib/modules/$VM_KVER) of the
