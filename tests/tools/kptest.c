@@ -183,12 +183,17 @@ print_counters(int ifindex)
 	printf("\n");
 }
 
+/* What the daemon does with a learning event: the requester into the
+ * neighbour table (rtnl_learn: a STALE entry unless one exists), as the
+ * kernel's neigh_event_ns() when it answers. */
 static void
 on_event(const struct kp_event *ev, void *arg)
 {
+	struct rtnl *nl = arg;
 	char mac[18], sip[16], tip[16];
 
-	(void)arg;
+	if (ev->type == KP_EV_LEARN && (ev->flags & KP_EVF_IN_SUBNET) && nl != NULL)
+		rtnl_learn(nl, (int)ev->ifindex, ev->sip, ev->sha);
 	if (!O.events)
 		return;
 	inet_ntop(AF_INET, &ev->sip, sip, sizeof(sip));
@@ -410,19 +415,19 @@ main(int argc, char **argv)
 			printf("resynced\n");
 		}
 		if (pfd[1].revents & POLLIN)
-			kp_consume(KP, on_event, NULL);
+			kp_consume(KP, on_event, nl);
 		if (pfd[0].revents & POLLIN) {
 			if (read(sfd, &si, sizeof(si)) != sizeof(si))
 				continue;
 			if (si.ssi_signo == SIGUSR1) {
-				kp_consume(KP, on_event, NULL);
+				kp_consume(KP, on_event, nl);
 				print_counters(0);
 				continue;
 			}
 			break;
 		}
 	}
-	kp_consume(KP, on_event, NULL);
+	kp_consume(KP, on_event, nl);
 	print_counters(0);
 	kp_close(KP);
 	if (nl != NULL)

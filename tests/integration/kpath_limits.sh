@@ -1,0 +1,107 @@
+#!/bin/bash
+# The in-kernel path's rate limits, counters and events:
+#  - sender_rate and total_rate as limit.c's buckets (a tenth of a
+#    second's burst, at least 10), what they refuse dropped (passed up, the
+#    capture path would answer it from a budget of its own) and counted;
+#  - the per-CPU counters add up: every ARP frame seen is answered,
+#    limited or passed up for one reason;
+#  - learning events (ring buffer) at most learn_rate, and the feeder puts
+#    the requester into the neighbour table as the kernel does (STALE);
+#  - a full ring (the consumer stopped) never holds an answer back: the
+#    events that do not fit are counted as dropped.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/topo.sh"
+. "$(dirname "$0")/kpath_lib.sh"
+trap cleanup EXIT
+kp_need
+
+ns_new h
+ns_new c
+veth h hv c cv
+addr_add h hv 10.0.0.1/24
+addr_add c cv 10.0.0.100/24
+for n in h c; do
+	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null
+done
+silence h hv
+
+sent_recv() {
+	SENT=$(sed -n 's/^sent \([0-9]*\) received \([0-9]*\).*/\1/p' <<<"$1")
+	RECV=$(sed -n 's/^sent \([0-9]*\) received \([0-9]*\).*/\2/p' <<<"$1")
+}
+
+# every frame accounted for once
+balanced() {
+	local sum=0 c v
+	for c in answered limited-sender limited-total pass-invalid pass-reply pass-gratuitous \
+	    pass-vlan pass-mode pass-stale pass-ours pass-sender pass-probe pass-no-entry \
+	    pass-unconfirmed pass-not-subnet pass-trim; do
+		v=$(kp_c "$c")
+		sum=$((sum + v))
+	done
+	expect_eq "$sum" "$(kp_c received)" "$1: received = answered + limited + passed up ($KP_C)"
+}
+
+# --- sender_rate 100: one sender, 2,000 requests in 0.1 s
+kp_start h --sender-rate 100 hv
+out=$(ns c "$ARPC" -q -i cv -r 20000 -c 2000 -w 300 -t 5000 10.0.0.1)
+sent_recv "$out"
+kp_counters
+lim=$(kp_c limited-sender)
+echo "# sender_rate 100: $out; $KP_C"
+[ "$RECV" -ge 10 ] && [ "$RECV" -le 40 ] ||
+	fail "sender_rate 100 over ~0.1 s: $RECV answered, expected the burst of 10 and ~10 more"
+expect_eq "$((RECV + lim))" "$SENT" "sender_rate: answered ($RECV) + limited ($lim) = sent"
+balanced "sender_rate"
+# another sender has a bucket of its own
+ask c cv 10.0.0.1 -s 10.0.0.101
+expect_eq "$NREPLY" 1 "sender_rate: another sender is answered meanwhile"
+kp_stop
+
+# --- total_rate 1000: 64 senders, 4,000 requests in 0.2 s
+kp_start h --total-rate 1000 hv
+out=$(ns c "$ARPC" -q -i cv -r 20000 -c 4000 --vary 64 -s 10.0.0.128 -w 300 -t 5000 10.0.0.1)
+sent_recv "$out"
+kp_counters
+lim=$(kp_c limited-total)
+echo "# total_rate 1000: $out; $KP_C"
+[ "$RECV" -ge 100 ] && [ "$RECV" -le 450 ] ||
+	fail "total_rate 1000 over ~0.2 s: $RECV answered, expected the burst of 100 and ~200 more"
+expect_eq "$((RECV + lim))" "$SENT" "total_rate: answered ($RECV) + limited ($lim) = sent"
+balanced "total_rate"
+kp_stop
+
+# --- learning: at most learn_rate events, the requesters learned
+kp_start h --learn --learn-rate 10 --events hv
+out=$(ns c "$ARPC" -q -i cv -r 1000 -c 100 --vary 100 -s 10.0.0.128 -w 300 10.0.0.1)
+sent_recv "$out"
+expect_eq "$RECV" 100 "learning: all 100 requests answered"
+kp_counters
+nev=$(grep -c '^event learn' "$KP_OUT")
+echo "# learning: $nev events; $KP_C"
+[ "$nev" -ge 10 ] && [ "$nev" -le 14 ] ||
+	fail "learn_rate 10 over 0.1 s: $nev events, expected the burst of 10 and ~1 more"
+grep -q '^event learn ifindex=[0-9]* sip=10\.0\.0\.1[2-9][0-9] tip=10\.0\.0\.1 sha=02:[0-9a-f:]* flags=1$' "$KP_OUT" ||
+	fail "learning events malformed: $(grep '^event' "$KP_OUT" | head -n 3)"
+pass "learning: $nev events for 100 answers (learn_rate 10), sender, target, MAC, in-subnet"
+first=$(grep -m 1 '^event learn' "$KP_OUT" | sed 's/.* sip=\([^ ]*\) .* sha=\([^ ]*\) .*/\1 \2/')
+wait_for 2000 sh -c "ip netns exec ${NS_PREFIX}h ip -4 neigh show dev hv | grep -q '^${first% *} lladdr ${first#* } '" ||
+	fail "learning: ${first% *} not in the neighbour table: $(ns h ip -4 neigh show dev hv)"
+pass "learning: the requester ${first% *} is in the neighbour table ($(ns h ip -4 neigh show dev hv | grep "^${first% *} "))"
+kp_stop
+
+# --- a full ring: the consumer stopped, 6,000 probes, each an event
+kp_start h --probe-events --events hv
+kill -STOP "$KP_PID"
+out=$(ns c "$ARPC" -q -i cv -s 0.0.0.0 -r 20000 -c 6000 -w 500 -t 10000 10.0.0.1)
+sent_recv "$out"
+kill -CONT "$KP_PID"
+expect_eq "$RECV" "$SENT" "full ring: every probe answered ($RECV of $SENT) while the consumer was stopped"
+kp_counters
+nev=$(grep -c '^event probe' "$KP_OUT")
+drops=$(kp_c ring-drops)
+echo "# full ring: $nev events read, $drops dropped; $KP_C"
+[ "$drops" -gt 0 ] || fail "full ring: no drop counted: $KP_C"
+expect_eq "$((nev + drops))" 6000 "full ring: events read ($nev) + dropped ($drops) = probes answered"
+balanced "full ring"
+kp_stop
