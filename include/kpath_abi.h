@@ -164,9 +164,11 @@ struct kp_bucket {
 	__u64			last_ns;	/* 0: never used, starts full */
 };
 
-/* kp_counters: per CPU, per arrival ifindex (0: interfaces without an entry). */
+/* kp_counters: per CPU, per arrival ifindex (0: interfaces without an
+ * entry in kp_ifaces) and counter, one u64 each. */
 enum {
-	KP_C_RX = 0,		/* ARP frames the program saw */
+	KP_C_RX = 0,		/* ARP frames the program saw: the sum of the next ones
+				 * up to KP_C_PASS_TRIM, summed by the loader */
 	KP_C_ANSWERED,		/* answered (final) */
 	KP_C_LIMITED_SENDER,	/* dropped by sender_rate (final) */
 	KP_C_LIMITED_TOTAL,	/* dropped by total_rate (final) */
@@ -189,8 +191,9 @@ enum {
 	KP_NCOUNTERS
 };
 
-struct kp_counters {
-	__u64	c[KP_NCOUNTERS];
+struct kp_cnt_key {
+	__u32	ifindex;
+	__u32	what;		/* KP_C_* */
 };
 
 /* kp_events: one record each. */

@@ -75,7 +75,7 @@ struct kp {
 	uint64_t	 user_id;
 	struct kp_att	*att;
 	size_t		 natt, aatt;
-	struct kp_counters *pcpu;	/* ncpu values, for reads */
+	uint64_t	*pcpu;		/* ncpu values, for reads and writes */
 };
 
 /* ------------------------------------------------------------------ logs */
@@ -602,16 +602,59 @@ kernel_release(void)
 	return uname(&u) == 0 ? u.release : "?";
 }
 
+/* The counters of ifindex, at zero (kept when they are there). */
+static int
+counters_make(struct kp *kp, int ifindex)
+{
+	struct kp_cnt_key k;
+	int i;
+
+	memset(kp->pcpu, 0, (size_t)kp->ncpu * sizeof(*kp->pcpu));
+	for (i = 0; i < KP_NCOUNTERS; i++) {
+		k.ifindex = (uint32_t)ifindex;
+		k.what = (uint32_t)i;
+		if (bpf_map_update_elem(kp->fd_counters, &k, kp->pcpu, BPF_NOEXIST) == -1 &&
+		    errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+counters_drop(struct kp *kp, int ifindex)
+{
+	struct kp_cnt_key k;
+	int i;
+
+	for (i = 0; i < KP_NCOUNTERS; i++) {
+		k.ifindex = (uint32_t)ifindex;
+		k.what = (uint32_t)i;
+		bpf_map_delete_elem(kp->fd_counters, &k);
+	}
+}
+
+/* Is the running kernel at least major.minor? */
+static bool
+kernel_at_least(int major, int minor)
+{
+	int ma = 0, mi = 0;
+
+	if (sscanf(kernel_release(), "%d.%d", &ma, &mi) != 2)
+		return true;	/* unknown: do not blame its age */
+	return ma > major || (ma == major && mi >= minor);
+}
+
 struct kp *
 kp_open(char *why, size_t whylen)
 {
-	static char klog[1 << 16];
+	/* the verifier's log, written only when a load fails; large because
+	 * kernels before 6.4 keep the head of a log that does not fit, and
+	 * the complaint is at its end (untouched pages cost no memory) */
+	static char klog[1 << 20];
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = klog,
 	    .kernel_log_size = sizeof(klog), .kernel_log_level = 0);
-	struct kp_counters zc;
 	struct kp_conf cf;
 	struct kp *kp;
-	uint32_t zero = 0;
 	char tail[320];
 	int r, e;
 
@@ -625,19 +668,27 @@ kp_open(char *why, size_t whylen)
 	kp->watch_sock = kp->live_sock = -1;
 	kp->user_id = USER_ID_BASE + 1;
 
-	/* the features, asked before the load so that the reason is plain */
-	r = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
-	if (r == -EPERM || r == -EACCES) {
-		setwhy(why, whylen, "not permitted to use BPF (needs CAP_BPF and CAP_NET_ADMIN, "
-		    "or root; kernel.unprivileged_bpf_disabled does not matter then)");
+	/* privileges, then features, asked before the load so that the
+	 * reason is plain (libbpf's probes say "unsupported" for EPERM too) */
+	if ((r = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL)) < 0) {
+		e = errno;
+		if (e == EPERM || e == EACCES)
+			setwhy(why, whylen, "not permitted to use BPF (needs CAP_BPF and CAP_NET_ADMIN, "
+			    "or root; the system call may also be filtered out)");
+		else
+			setwhy(why, whylen, "cannot create a BPF map: %s", strerror(e));
 		goto fail;
 	}
-	if (r == 0) {
-		setwhy(why, whylen, "kernel %s has no BPF ring buffer (needs Linux 5.8)", kernel_release());
+	close(r);
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
+		setwhy(why, whylen, kernel_at_least(5, 8) ? "the kernel (%s) refused a BPF ring buffer" :
+		    "kernel %s has no BPF ring buffer (needs Linux 5.8)", kernel_release());
 		goto fail;
 	}
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_SCHED_CLS, BPF_FUNC_loop, NULL) == 0) {
-		setwhy(why, whylen, "kernel %s has no bpf_loop (needs Linux 5.17)", kernel_release());
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_SCHED_CLS, BPF_FUNC_loop, NULL) != 1) {
+		setwhy(why, whylen, kernel_at_least(5, 17) ? "the kernel (%s) refused a TC program "
+		    "calling bpf_loop (CAP_NET_ADMIN missing?)" :
+		    "kernel %s has no bpf_loop (needs Linux 5.17)", kernel_release());
 		goto fail;
 	}
 	if ((kp->skel = kp_bpf__open_opts(&oo)) == NULL) {
@@ -646,15 +697,14 @@ kp_open(char *why, size_t whylen)
 	}
 	if ((r = kp_bpf__load(kp->skel)) != 0) {
 		e = -r;
-		if (e == EPERM || e == EACCES) {
-			log_tail(klog, tail, sizeof(tail));
-			if (tail[0] == '\0')
-				setwhy(why, whylen, "not permitted to load BPF programs (needs CAP_BPF "
-				    "and CAP_NET_ADMIN): %s", strerror(e));
-			else
-				setwhy(why, whylen, "the kernel's verifier refused the program: %s", tail);
-		} else {
-			log_tail(klog[0] != '\0' ? klog : g_log, tail, sizeof(tail));
+		log_tail(klog, tail, sizeof(tail));
+		if (tail[0] != '\0')
+			setwhy(why, whylen, "the kernel's verifier refused the program: %s", tail);
+		else if (e == EPERM || e == EACCES)
+			setwhy(why, whylen, "not permitted to load BPF programs (needs CAP_BPF and "
+			    "CAP_NET_ADMIN): %s", strerror(e));
+		else {
+			log_tail(g_log, tail, sizeof(tail));
 			setwhy(why, whylen, "the kernel refused the BPF object (%s)%s%s", strerror(e),
 			    tail[0] ? ": " : "", tail);
 		}
@@ -673,10 +723,7 @@ kp_open(char *why, size_t whylen)
 		setwhy(why, whylen, "cannot count the CPUs");
 		goto fail;
 	}
-	memset(&zc, 0, sizeof(zc));
-	for (r = 0; r < kp->ncpu; r++)
-		kp->pcpu[r] = zc;
-	if (bpf_map_update_elem(kp->fd_counters, &zero, kp->pcpu, BPF_ANY) == -1) {
+	if (counters_make(kp, 0) == -1) {
 		setwhy(why, whylen, "cannot write the counters: %s", strerror(errno));
 		goto fail;
 	}
@@ -852,11 +899,11 @@ kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen)
 		if (f.del_handle[i] != KP_TC_HANDLE || f.del_prio[i] != KP_TC_PRIO)
 			bpf_tc_detach(&hook, &d);
 	}
-	{
-		struct kp_counters *z = kp->pcpu;
-
-		memset(z, 0, (size_t)kp->ncpu * sizeof(*z));
-		bpf_map_update_elem(kp->fd_counters, &(uint32_t){ (uint32_t)ifindex }, z, BPF_NOEXIST);
+	if (counters_make(kp, ifindex) == -1) {
+		setwhy(why, whylen, "cannot make the counters: %s", strerror(errno));
+		if (made)
+			bpf_tc_hook_destroy(&hook);
+		return -1;
 	}
 	opts.prog_fd = bpf_program__fd(kp->skel->progs.arpownd_answer);
 	if ((r = bpf_tc_attach(&hook, &opts)) != 0) {
@@ -893,7 +940,7 @@ kp_detach(struct kp *kp, int ifindex)
 		bpf_tc_hook_destroy(&hook);
 	}
 	bpf_map_delete_elem(kp->fd_ifaces, &k);
-	bpf_map_delete_elem(kp->fd_counters, &k);
+	counters_drop(kp, ifindex);
 	*at = kp->att[--kp->natt];
 	return r;
 }
@@ -1253,28 +1300,22 @@ kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate)
 int
 kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS])
 {
-	uint32_t k, *prev = NULL, next;
+	struct kp_cnt_key k, *prev = NULL, next;
 	int c, i;
 
 	memset(out, 0, KP_NCOUNTERS * sizeof(out[0]));
-	if (ifindex != 0) {
-		k = (uint32_t)ifindex;
-		if (bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) == -1)
-			return -1;
-		for (c = 0; c < kp->ncpu; c++)
-			for (i = 0; i < KP_NCOUNTERS; i++)
-				out[i] += kp->pcpu[c].c[i];
-		return 0;
-	}
 	while (bpf_map_get_next_key(kp->fd_counters, prev, &next) == 0) {
 		k = next;
 		prev = &k;
-		if (bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) == -1)
+		if ((ifindex != 0 && k.ifindex != (uint32_t)ifindex) || k.what >= KP_NCOUNTERS ||
+		    bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) == -1)
 			continue;
 		for (c = 0; c < kp->ncpu; c++)
-			for (i = 0; i < KP_NCOUNTERS; i++)
-				out[i] += kp->pcpu[c].c[i];
+			out[k.what] += kp->pcpu[c];
 	}
+	/* every frame seen has one outcome */
+	for (i = KP_C_ANSWERED; i <= KP_C_PASS_TRIM; i++)
+		out[KP_C_RX] += out[i];
 	return 0;
 }
 

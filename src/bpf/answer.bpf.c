@@ -23,9 +23,15 @@
  * acknowledgement can arrive, and the grants made for it no longer
  * confirm.  It returns 0: nothing is ever queued on that socket.
  *
- * Only what Linux 6.1 has: ring buffer (5.8), bpf_spin_lock in TC (5.1),
- * bpf_sk_lookup_udp (4.20), bounded loops (5.3), atomic fetch-and-add
- * (5.12, clang -mcpu=v3); no kfuncs, no BTF of the kernel needed.
+ * Only what Linux 6.1 has: ring buffer (5.8), bpf_loop (5.17), bpf_spin_lock
+ * in TC (5.1), bpf_sk_lookup_udp (4.20); no kfuncs, no BTF of the kernel.
+ * It loads with CAP_BPF + CAP_NET_ADMIN, without CAP_PERFMON: the verifier
+ * then refuses pointer arithmetic it cannot bound and smaller stores into
+ * stack slots that held a pointer.  Hence -mcpu=v2 (no 32-bit
+ * subregisters: every spill is 8 bytes), no pointer kept in a stack
+ * struct (ref_walk holds a key), counters found by key (no variable
+ * offset into a map value), daemon_alive in a frame of its own.
+ * tests/integration/kpath_priv.sh loads it so.
  * No GPL-only helper is called (the object carries no license section).
  */
 #include <linux/bpf.h>
@@ -114,9 +120,9 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, KP_MAX_IFACES + 1);
-	__type(key, __u32);
-	__type(value, struct kp_counters);
+	__uint(max_entries, (KP_MAX_IFACES + 1) * KP_NCOUNTERS);
+	__type(key, struct kp_cnt_key);
+	__type(value, __u64);
 } kp_counters SEC(".maps");
 
 struct {
@@ -137,17 +143,23 @@ struct arp_eth {
 	__u8	tip[4];
 } __attribute__((packed));
 
+/* One counter, found by its key: never a variable offset into a map
+ * value, which a program loaded without CAP_PERFMON may not take when
+ * the compiler merges the increments of several call sites. */
 static __always_inline void
-count(struct kp_counters *c, int what)
+count(__u32 ifindex, __u32 what)
 {
-	if (c)
-		c->c[what]++;
+	struct kp_cnt_key k = { .ifindex = ifindex, .what = what };
+	__u64 *v = bpf_map_lookup_elem(&kp_counters, &k);
+
+	if (v != NULL)
+		*v += 1;
 }
 
 static __always_inline int
-pass(struct kp_counters *c, int why)
+pass(__u32 ifindex, __u32 why)
 {
-	count(c, why);
+	count(ifindex, why);
 	return TC_ACT_OK;
 }
 
@@ -228,24 +240,32 @@ ref_alive(const struct kp_ref *r)
 }
 
 /* What a grant's refs say, gathered by ref_step through bpf_loop (5.17):
- * the verifier checks one step, not KP_NREF copies of it. */
+ * the verifier checks one step, not KP_NREF copies of it.  The walk holds
+ * the grant's key, not a pointer to it (looked up again each step): a
+ * stack slot that held a pointer may not take a smaller store later, in a
+ * program loaded without CAP_PERFMON, and the compiler shares slots. */
 struct ref_walk {
-	const struct kp_answer	*ans;
-	__u32			 sip;
-	int			 need_sender;
-	__u32			 own, cover_any, cover, in_net;
+	struct kp_ans_key	key;
+	__u32			sip;
+	__u32			need_sender;
+	__u32			own, cover_any, cover, in_net;
 };
 
 static long
 ref_step(__u32 i, void *arg)
 {
 	struct ref_walk *w = arg;
+	const struct kp_answer *a = bpf_map_lookup_elem(&kp_answers, &w->key);
 	const struct kp_ref *r;
 	__u32 kind, in_net;
 
-	if (i >= KP_NREF || i >= w->ans->nref)
+	if (a == NULL || i >= KP_NREF || i >= a->nref)
 		return 1;
-	r = &w->ans->ref[i];
+	/* masked as well, behind a barrier the compiler cannot see through:
+	 * the bound must reach the verifier in the very register the index
+	 * is added with (without CAP_PERFMON, unbounded is refused) */
+	asm volatile("" : "+r"(i));
+	r = &a->ref[i & (KP_NREF - 1)];
 	if (!ref_alive(r))
 		return 0;
 	kind = r->kind;
@@ -262,28 +282,31 @@ ref_step(__u32 i, void *arg)
 	return 0;
 }
 
-/* The daemon's liveness socket still open (and its watcher with it)? */
-static __always_inline int
-daemon_alive(struct __sk_buff *skb, const struct kp_conf *cf)
+/* The daemon's liveness socket still open (and its watcher with it)?
+ * A function of its own: its stack frame shares no slot with the
+ * caller's (a slot that held a pointer may not take a 4-byte store
+ * without CAP_PERFMON). */
+static __attribute__((noinline)) int
+daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port)
 {
 	struct bpf_sock_tuple t = {};
 	struct bpf_sock *sk;
 	int ok;
 
-	t.ipv4.saddr = cf->live_addr;		/* any: the socket is not connected */
-	t.ipv4.sport = cf->live_port;
-	t.ipv4.daddr = cf->live_addr;
-	t.ipv4.dport = cf->live_port;
+	t.ipv4.saddr = addr;		/* any: the socket is not connected */
+	t.ipv4.sport = (__u16)port;
+	t.ipv4.daddr = addr;
+	t.ipv4.dport = (__u16)port;
 	sk = bpf_sk_lookup_udp(skb, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
 	if (sk == NULL)
 		return 0;
-	ok = sk->src_ip4 == cf->live_addr && sk->src_port == bpf_ntohs(cf->live_port);
+	ok = sk->src_ip4 == addr && sk->src_port == bpf_ntohs((__u16)port);
 	bpf_sk_release(sk);
 	return ok;
 }
 
 static __always_inline void
-event(struct kp_counters *c, __u32 type, __u32 ifindex, __u32 sip, __u32 tip,
+event(__u32 c, __u32 type, __u32 ifindex, __u32 sip, __u32 tip,
     const __u8 *sha, __u8 flags)
 {
 	struct kp_event *e = bpf_ringbuf_reserve(&kp_events, sizeof(*e), 0);
@@ -309,7 +332,7 @@ arpownd_answer(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, zero = 0, sip, tip, hs, ht, k;
 	void *data, *data_end;
-	struct kp_counters *cnt;
+	__u32 cnt;
 	struct kp_iface *ifc;
 	struct kp_link *lnk;
 	struct kp_watch *wt;
@@ -324,10 +347,10 @@ arpownd_answer(struct __sk_buff *skb)
 
 	if (skb->protocol != bpf_htons(ETH_P_ARP))
 		return TC_ACT_OK;
-	cnt = bpf_map_lookup_elem(&kp_counters, &ifindex);
-	if (cnt == NULL)
-		cnt = bpf_map_lookup_elem(&kp_counters, &zero);
-	count(cnt, KP_C_RX);
+	/* counted under this interface once configured, else under 0; the
+	 * frames received are the sum of the outcomes (kp_counters) */
+	ifc = bpf_map_lookup_elem(&kp_ifaces, &ifindex);
+	cnt = ifc != NULL ? ifindex : 0;
 
 	/* ---- arp_check, as the capture path does it */
 	if (skb->vlan_present)
@@ -375,7 +398,6 @@ arpownd_answer(struct __sk_buff *skb)
 		return pass(cnt, KP_C_PASS_GRATUITOUS);
 
 	/* ---- the interface, and is what we know of it current? */
-	ifc = bpf_map_lookup_elem(&kp_ifaces, &ifindex);
 	if (ifc == NULL || ifc->mode < KP_MODE_OWNER || ifc->mode > KP_MODE_SYSTEM)
 		return pass(cnt, KP_C_PASS_MODE);
 	lnk = bpf_map_lookup_elem(&kp_links, &ifindex);
@@ -415,7 +437,7 @@ arpownd_answer(struct __sk_buff *skb)
 	ak.addr = tip;
 	ans = bpf_map_lookup_elem(&kp_answers, &ak);
 	if (ans != NULL && ans->nref > 0) {
-		struct ref_walk w = { .ans = ans, .sip = sip, .need_sender = need_sender };
+		struct ref_walk w = { .key = ak, .sip = sip, .need_sender = need_sender };
 
 		bpf_loop(KP_NREF, ref_step, &w, 0);
 		own = w.own;
@@ -446,7 +468,7 @@ arpownd_answer(struct __sk_buff *skb)
 	}
 
 	/* ---- the daemon still there (its watcher with it) */
-	if ((cf->flags & KP_CF_LIVENESS) && !daemon_alive(skb, cf))
+	if ((cf->flags & KP_CF_LIVENESS) && !daemon_alive(skb, cf->live_addr, cf->live_port))
 		return pass(cnt, KP_C_PASS_STALE);
 
 	/* ---- sender_rate, total_rate: as the capture path, dropped when out */
@@ -544,10 +566,15 @@ find_attr(struct __sk_buff *skb, __u32 a, __u32 end, __u16 want, __u16 len, void
 	return 1;
 }
 
+/* A new instance id.  The watcher runs for one notification at a time
+ * (the kernel sends link and address notifications under RTNL, and the
+ * socket asks for no dumps), so the add and the read that follows see no
+ * other watcher in between; the add is atomic anyway. */
 static __always_inline __u64
 new_id(struct kp_watch *st)
 {
-	return __sync_fetch_and_add(&st->next_id, 1) + 1;
+	__sync_fetch_and_add(&st->next_id, 1);
+	return st->next_id;
 }
 
 static __always_inline void
