@@ -15,7 +15,6 @@
 #include "kpath_abi.h"
 
 struct kp;
-struct rng;
 
 /* One kernel address entry (struct in_ifaddr) a grant depends on, as the
  * daemon's table holds it (tbl_addr); network byte order. */
@@ -25,6 +24,13 @@ struct kp_ifa {
 	uint32_t	prefix;		/* IFA_ADDRESS: the subnet's, or the peer */
 	uint8_t		plen;
 	uint8_t		kind;		/* KP_REF_OWN | KP_REF_COVER */
+};
+
+/* One CIDR of a sender set, and what a sender in it is (KP_SND_*); host order. */
+struct kp_cidr {
+	uint32_t	addr;
+	uint8_t		len;
+	uint8_t		bits;
 };
 
 typedef void kp_event_fn(const struct kp_event *ev, void *arg);
@@ -59,11 +65,11 @@ int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr);
 int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n);
 /* addr is no longer the host's; 0 or -1. */
 int kp_del_local(struct kp *kp, uint32_t addr);
-/* The senders of ifindex: allow_senders, deny_senders, published (each
- * NULL for none, finished rng sets); replaces the previous ones; 0, or -1
- * with the interface left passing everything up. */
-int kp_set_senders(struct kp *kp, int ifindex, const struct rng *allow, const struct rng *deny,
-    const struct rng *ours);
+/* The senders of ifindex as disjoint CIDRs (kpf_senders makes them);
+ * allowlist: allow_senders is set, a sender must be in it; replaces the
+ * previous ones, nothing answered there meanwhile; 0, or -1 with the
+ * interface left passing everything up. */
+int kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist);
 /* sender_rate, total_rate (replies/s, 0 = no limit) and learning events/s. */
 int kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate);
 /* The counters of ifindex (0: all), summed over the CPUs; 0 or -1. */

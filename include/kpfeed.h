@@ -23,9 +23,16 @@ int kpf_mode(const struct tbl_iface *ifp);
 /* Does a change of the entry (addr, prefix/plen) touch other addresses'
  * grants (a subnet, a peer: not a /32 of its own)? (pure) */
 bool kpf_wide(uint32_t addr, uint32_t prefix, uint8_t plen);
-/* Write ifp's settings (flags: KP_IF_LEARN, KP_IF_PROBE_EVENTS; the rest
- * from ifp), its sender sets (ours: what is published there, or NULL)
- * and the grants of all its addresses; 0 or -1. */
+/* allow_senders, deny_senders and what is published (each NULL for none,
+ * finished sets) cut wherever one of them changes, as disjoint CIDRs with
+ * what a sender there is (KP_SND_*; pieces in none left out), at most max
+ * into out; how many there are, SIZE_MAX on ENOMEM (pure). */
+size_t kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *ours,
+    struct kp_cidr *out, size_t max);
+/* Write ifp's sender sets (ours: what is published there, or NULL), then
+ * its settings (flags: KP_IF_LEARN, KP_IF_PROBE_EVENTS; the rest from
+ * ifp) and the grants of all its addresses; 0 or -1 (then nothing is
+ * answered on ifp). */
 int kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsigned flags,
     const struct rng *ours);
 /* Rewrite the grants of addr: (ifindex, addr) and (0, addr); 0 or -1. */

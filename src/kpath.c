@@ -38,8 +38,6 @@
 #include <bpf/libbpf.h>
 #include <libmnl/libmnl.h>
 
-#include "ranges.h"
-
 #include "answer.skel.h"
 
 #ifndef TC_H_CLSACT
@@ -1118,166 +1116,72 @@ kp_del_local(struct kp *kp, uint32_t addr)
 
 /* ------------------------------------------------------------ senders */
 
-struct lpm_list {
-	struct kp_lpm_key	*k;
-	uint8_t			*v;
-	size_t			 n, a;
-};
-
-static int
-lpm_push(struct lpm_list *l, uint32_t ifindex, uint32_t lo, unsigned len, uint8_t bits)
+static void
+lpm_key(struct kp_lpm_key *k, int ifindex, uint32_t addr, unsigned len)
 {
-	if (l->n == l->a) {
-		size_t na = l->a ? l->a * 2 : 64;
-		struct kp_lpm_key *nk = realloc(l->k, na * sizeof(*nk));
-		uint8_t *nv;
-
-		if (nk == NULL)
-			return -1;
-		l->k = nk;
-		if ((nv = realloc(l->v, na)) == NULL)
-			return -1;
-		l->v = nv;
-		l->a = na;
-	}
-	memset(&l->k[l->n], 0, sizeof(l->k[0]));
-	l->k[l->n].prefixlen = 32 + len;
-	l->k[l->n].ifindex = htonl(ifindex);
-	l->k[l->n].addr = htonl(lo);
-	l->v[l->n++] = bits;
-	return 0;
-}
-
-/* [lo, hi] (host order) as the fewest CIDRs. */
-static int
-lpm_span(struct lpm_list *l, uint32_t ifindex, uint64_t lo, uint64_t hi, uint8_t bits)
-{
-	while (lo <= hi) {
-		uint64_t size = lo == 0 ? (1ull << 32) : (lo & -lo);
-		unsigned len = 0;
-
-		while (lo + size - 1 > hi)
-			size >>= 1;
-		while ((1ull << (32 - len)) > size)
-			len++;
-		if (lpm_push(l, ifindex, (uint32_t)lo, len, bits) == -1)
-			return -1;
-		lo += size;
-	}
-	return 0;
-}
-
-static bool
-in_set(const struct rng *r, uint32_t h)
-{
-	return r != NULL && rng_span_find(r->v, r->n, sizeof(r->v[0]), h) != r->n;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The sets cut into pieces on which each says the same, as CIDRs. */
-static int
-lpm_build(struct lpm_list *l, uint32_t ifindex, const struct rng *allow, const struct rng *deny,
-    const struct rng *ours)
-{
-	const struct rng *sets[3] = { allow, deny, ours };
-	uint64_t *b = NULL;
-	size_t nb = 0, i, s, total = 0;
-	int rc = -1;
-
-	for (s = 0; s < 3; s++)
-		if (sets[s] != NULL)
-			total += sets[s]->n * 2;
-	if (total == 0)
-		return 0;
-	if ((b = malloc(total * sizeof(*b))) == NULL)
-		return -1;
-	for (s = 0; s < 3; s++)
-		for (i = 0; sets[s] != NULL && i < sets[s]->n; i++) {
-			b[nb++] = sets[s]->v[i].lo;
-			b[nb++] = (uint64_t)sets[s]->v[i].hi + 1;
-		}
-	qsort(b, nb, sizeof(*b), cmp_u64);
-	for (i = 0; i + 1 < nb; i++) {
-		uint32_t h = (uint32_t)b[i];
-		uint8_t bits;
-
-		if (b[i] == b[i + 1])
-			continue;
-		bits = (uint8_t)((in_set(allow, h) ? KP_SND_ALLOW : 0) |
-		    (in_set(deny, h) ? KP_SND_DENY : 0) | (in_set(ours, h) ? KP_SND_OURS : 0));
-		if (bits != 0 && lpm_span(l, ifindex, b[i], b[i + 1] - 1, bits) == -1)
-			goto out;
-	}
-	rc = 0;
-out:
-	free(b);
-	return rc;
+	memset(k, 0, sizeof(*k));
+	k->prefixlen = 32 + len;
+	k->ifindex = htonl((uint32_t)ifindex);
+	k->addr = htonl(addr);
 }
 
 int
-kp_set_senders(struct kp *kp, int ifindex, const struct rng *allow, const struct rng *deny,
-    const struct rng *ours)
+kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist)
 {
-	struct lpm_list nl = { 0 }, old = { 0 };
-	struct kp_lpm_key k, *prev = NULL;
-	struct kp_iface v, hold;
+	struct kp_lpm_key k, *prev = NULL, *old = NULL, *nk, want;
+	struct kp_iface cur, hold;
 	uint32_t key = (uint32_t)ifindex;
-	bool have = bpf_map_lookup_elem(kp->fd_ifaces, &key, &v) == 0;
-	size_t i, j;
+	bool have = bpf_map_lookup_elem(kp->fd_ifaces, &key, &cur) == 0, keep;
+	size_t nold = 0, aold = 0, i, j;
 	int rc = -1, e = 0;
+	uint8_t bits;
 
 	/* while the trie changes, nothing is answered on ifindex */
 	if (have) {
-		hold = v;
+		hold = cur;
 		hold.mode = KP_MODE_NONE;
 		if (bpf_map_update_elem(kp->fd_ifaces, &key, &hold, BPF_ANY) == -1)
 			return -1;
 	}
 	/* what ifindex has now */
 	while (bpf_map_get_next_key(kp->fd_senders, prev, &k) == 0) {
-		if (k.ifindex == htonl((uint32_t)ifindex) && lpm_push(&old, 0, 0, 0, 0) == 0)
-			old.k[old.n - 1] = k;
-		if (prev == NULL)
-			prev = malloc(sizeof(*prev));
-		if (prev == NULL)
-			goto out;
-		*prev = k;
+		if (nold == aold) {
+			aold = aold ? aold * 2 : 64;
+			if ((nk = realloc(old, (aold + 1) * sizeof(*old))) == NULL)
+				goto out;
+			old = nk;
+		}
+		if (k.ifindex == htonl((uint32_t)ifindex))
+			old[nold++] = k;
+		old[aold] = k;		/* the walk's position, past the kept ones */
+		prev = &old[aold];
 	}
-	if (lpm_build(&nl, (uint32_t)ifindex, allow, deny, ours) == -1)
-		goto out;
-	for (i = 0; i < nl.n; i++)
-		if (bpf_map_update_elem(kp->fd_senders, &nl.k[i], &nl.v[i], BPF_ANY) == -1)
+	for (i = 0; i < n; i++) {
+		lpm_key(&want, ifindex, v[i].addr, v[i].len);
+		bits = v[i].bits;
+		if (v[i].len > 32 || bpf_map_update_elem(kp->fd_senders, &want, &bits, BPF_ANY) == -1)
 			goto out;
-	for (i = 0; i < old.n; i++) {
-		for (j = 0; j < nl.n; j++)
-			if (memcmp(&old.k[i], &nl.k[j], sizeof(k)) == 0)
-				break;
-		if (j == nl.n)
-			bpf_map_delete_elem(kp->fd_senders, &old.k[i]);
+	}
+	for (i = 0; i < nold; i++) {
+		for (j = 0, keep = false; j < n && !keep; j++) {
+			lpm_key(&want, ifindex, v[j].addr, v[j].len);
+			keep = memcmp(&old[i], &want, sizeof(want)) == 0;
+		}
+		if (!keep)
+			bpf_map_delete_elem(kp->fd_senders, &old[i]);
 	}
 	rc = 0;
 out:
 	e = errno;
 	if (have && rc == 0) {
-		v.flags = (uint8_t)((v.flags & ~(KP_IF_SENDERS | KP_IF_ALLOWLIST)) |
-		    (nl.n > 0 ? KP_IF_SENDERS : 0) | (allow != NULL ? KP_IF_ALLOWLIST | KP_IF_SENDERS : 0));
-		if (bpf_map_update_elem(kp->fd_ifaces, &key, &v, BPF_ANY) == -1) {
+		cur.flags = (uint8_t)((cur.flags & ~(KP_IF_SENDERS | KP_IF_ALLOWLIST)) |
+		    (n > 0 || allowlist ? KP_IF_SENDERS : 0) | (allowlist ? KP_IF_ALLOWLIST : 0));
+		if (bpf_map_update_elem(kp->fd_ifaces, &key, &cur, BPF_ANY) == -1) {
 			e = errno;
 			rc = -1;
 		}
 	}
-	free(prev);
-	free(nl.k);
-	free(nl.v);
-	free(old.k);
-	free(old.v);
+	free(old);
 	errno = e;
 	return rc;
 }
@@ -1396,9 +1300,8 @@ int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr)
 int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n)
 { (void)kp; (void)addr; (void)holders; (void)n; errno = ENOSYS; return -1; }
 int kp_del_local(struct kp *kp, uint32_t addr) { (void)kp; (void)addr; errno = ENOSYS; return -1; }
-int kp_set_senders(struct kp *kp, int ifindex, const struct rng *allow, const struct rng *deny,
-    const struct rng *ours)
-{ (void)kp; (void)ifindex; (void)allow; (void)deny; (void)ours; errno = ENOSYS; return -1; }
+int kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist)
+{ (void)kp; (void)ifindex; (void)v; (void)n; (void)allowlist; errno = ENOSYS; return -1; }
 int kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate)
 { (void)kp; (void)sender_rate; (void)total_rate; (void)learn_rate; errno = ENOSYS; return -1; }
 int kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS])

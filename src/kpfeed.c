@@ -1,10 +1,11 @@
 /* kpfeed.c — the table's view turned into kernel answer path grants.
- * kpf_refs and kpf_holders are pure (unit-tested); the others write
- * through kpath.c. */
+ * kpf_refs, kpf_holders, kpf_mode, kpf_wide and kpf_senders are pure
+ * (tests/unit/test_kpfeed.c); the others write through kpath.c. */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kpfeed.h"
@@ -133,18 +134,106 @@ kpf_addr(struct kp *kp, const struct tbl *t, int ifindex, uint32_t addr)
 	return rc;
 }
 
+static bool
+in_set(const struct rng *r, uint32_t h)
+{
+	return r != NULL && rng_span_find(r->v, r->n, sizeof(r->v[0]), h) != r->n;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* [lo, hi] (host order) as the fewest CIDRs, counted in *n, written while
+ * there is room. */
+static void
+cidrs(uint64_t lo, uint64_t hi, uint8_t bits, struct kp_cidr *out, size_t max, size_t *n)
+{
+	while (lo <= hi) {
+		uint64_t size = lo == 0 ? (1ull << 32) : (lo & -lo);
+		uint8_t len = 0;
+
+		while (lo + size - 1 > hi)
+			size >>= 1;
+		while ((1ull << (32 - len)) > size)
+			len++;
+		if (*n < max) {
+			out[*n].addr = (uint32_t)lo;
+			out[*n].len = len;
+			out[*n].bits = bits;
+		}
+		(*n)++;
+		lo += size;
+	}
+}
+
+size_t
+kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *ours,
+    struct kp_cidr *out, size_t max)
+{
+	const struct rng *sets[3] = { allow, deny, ours };
+	uint64_t *b;
+	size_t nb = 0, total = 0, n = 0, i, s;
+
+	for (s = 0; s < 3; s++)
+		if (sets[s] != NULL)
+			total += sets[s]->n * 2;
+	if (total == 0)
+		return 0;
+	if ((b = malloc(total * sizeof(*b))) == NULL)
+		return SIZE_MAX;
+	for (s = 0; s < 3; s++)
+		for (i = 0; sets[s] != NULL && i < sets[s]->n; i++) {
+			b[nb++] = sets[s]->v[i].lo;
+			b[nb++] = (uint64_t)sets[s]->v[i].hi + 1;
+		}
+	qsort(b, nb, sizeof(*b), cmp_u64);
+	/* between two boundaries, each set says the same everywhere */
+	for (i = 0; i + 1 < nb; i++) {
+		uint32_t h = (uint32_t)b[i];
+		uint8_t bits;
+
+		if (b[i] == b[i + 1])
+			continue;
+		bits = (uint8_t)((in_set(allow, h) ? KP_SND_ALLOW : 0) |
+		    (in_set(deny, h) ? KP_SND_DENY : 0) | (in_set(ours, h) ? KP_SND_OURS : 0));
+		if (bits != 0)
+			cidrs(b[i], b[i + 1] - 1, bits, out, max, &n);
+	}
+	free(b);
+	return n;
+}
+
 int
 kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsigned flags,
     const struct rng *ours)
 {
-	size_t i;
+	struct kp_cidr *v = NULL;
+	size_t n, i;
 	int rc = 0;
 
+	/* the senders first: the settings that follow point at them */
+	n = kpf_senders(ifp->allow, ifp->deny, ours, NULL, 0);
+	if (n == SIZE_MAX || (n > 0 && (v = malloc(n * sizeof(*v))) == NULL) ||
+	    kpf_senders(ifp->allow, ifp->deny, ours, v, n) != n ||
+	    kp_set_senders(kp, ifp->ifindex, v, n, ifp->allow != NULL) == -1) {
+		free(v);
+		kp_set_iface(kp, ifp->ifindex, KP_MODE_NONE, ifp->mac, 0);
+		return -1;
+	}
+	free(v);
 	flags &= KP_IF_LEARN | KP_IF_PROBE_EVENTS;
 	if (ifp->allow_probes)
 		flags |= KP_IF_PROBES;
-	if (kp_set_iface(kp, ifp->ifindex, kpf_mode(ifp), ifp->mac, flags) == -1 ||
-	    kp_set_senders(kp, ifp->ifindex, ifp->allow, ifp->deny, ours) == -1)
+	if (n > 0 || ifp->allow != NULL)
+		flags |= KP_IF_SENDERS;
+	if (ifp->allow != NULL)
+		flags |= KP_IF_ALLOWLIST;
+	if (kp_set_iface(kp, ifp->ifindex, kpf_mode(ifp), ifp->mac, flags) == -1)
 		rc = -1;
 	for (i = 0; i < ifp->naddrs; i++)
 		/* each address once: at its chain's head */
