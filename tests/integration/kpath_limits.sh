@@ -3,8 +3,8 @@
 #  - sender_rate and total_rate as limit.c's buckets (a tenth of a
 #    second's burst, at least 10), what they refuse dropped (passed up, the
 #    capture path would answer it from a budget of its own) and counted;
-#  - the per-CPU counters add up: every ARP frame seen is answered,
-#    limited or passed up for one reason;
+#  - the per-CPU counters add up: every request sent has one outcome
+#    (answered, limited, or passed up for one reason);
 #  - learning events (ring buffer) at most learn_rate, and the feeder puts
 #    the requester into the neighbour table as the kernel does (STALE);
 #  - a full ring (the consumer stopped) never holds an answer back: the
@@ -28,29 +28,34 @@ silence h hv
 sent_recv() {
 	SENT=$(sed -n 's/^sent \([0-9]*\) received \([0-9]*\).*/\1/p' <<<"$1")
 	RECV=$(sed -n 's/^sent \([0-9]*\) received \([0-9]*\).*/\2/p' <<<"$1")
+	SEND_MS=$(sed -n 's/.* send_ms \([0-9.]*\).*/\1/p' <<<"$1")
 }
 
-# every frame accounted for once
+# within RATE BURST N WHAT: N is at least the burst and at most the burst
+# plus what RATE refills over the time the requests took to send (a busy
+# machine sends slower than asked), with a little slack
+within() {
+	local max
+	max=$(awk -v r="$1" -v b="$2" -v ms="${SEND_MS:-0}" 'BEGIN { printf "%d", b + r * (ms + 20) / 1000 + 3 }')
+	[ "$3" -ge "$2" ] && [ "$3" -le "$max" ] ||
+		fail "$4: $3, expected between the burst of $2 and $max (sending took ${SEND_MS} ms)"
+	pass "$4: $3 (burst $2, at most $max over ${SEND_MS} ms)"
+}
+
+# every request sent reached the program and had exactly one outcome
+# (answered, limited, passed up: received is their sum)
 balanced() {
-	local sum=0 c v
-	for c in answered limited-sender limited-total pass-invalid pass-reply pass-gratuitous \
-	    pass-vlan pass-mode pass-stale pass-ours pass-sender pass-probe pass-no-entry \
-	    pass-unconfirmed pass-not-subnet pass-trim; do
-		v=$(kp_c "$c")
-		sum=$((sum + v))
-	done
-	expect_eq "$sum" "$(kp_c received)" "$1: received = answered + limited + passed up ($KP_C)"
+	expect_eq "$(kp_c received)" "$SENT" "$1: every request sent has one outcome ($KP_C)"
 }
 
 # --- sender_rate 100: one sender, 2,000 requests in 0.1 s
 kp_start h --sender-rate 100 hv
-out=$(ns c "$ARPC" -q -i cv -r 20000 -c 2000 -w 300 -t 5000 10.0.0.1)
+out=$(ns c "$ARPC" -q --stats -i cv -r 20000 -c 2000 -w 300 -t 5000 10.0.0.1)
 sent_recv "$out"
 kp_counters
 lim=$(kp_c limited-sender)
 echo "# sender_rate 100: $out; $KP_C"
-[ "$RECV" -ge 10 ] && [ "$RECV" -le 40 ] ||
-	fail "sender_rate 100 over ~0.1 s: $RECV answered, expected the burst of 10 and ~10 more"
+within 100 10 "$RECV" "sender_rate 100: answered"
 expect_eq "$((RECV + lim))" "$SENT" "sender_rate: answered ($RECV) + limited ($lim) = sent"
 balanced "sender_rate"
 # another sender has a bucket of its own
@@ -60,27 +65,26 @@ kp_stop
 
 # --- total_rate 1000: 64 senders, 4,000 requests in 0.2 s
 kp_start h --total-rate 1000 hv
-out=$(ns c "$ARPC" -q -i cv -r 20000 -c 4000 --vary 64 -s 10.0.0.128 -w 300 -t 5000 10.0.0.1)
+out=$(ns c "$ARPC" -q --stats -i cv -r 20000 -c 4000 --vary 64 -s 10.0.0.128 -w 300 -t 5000 10.0.0.1)
 sent_recv "$out"
 kp_counters
 lim=$(kp_c limited-total)
 echo "# total_rate 1000: $out; $KP_C"
-[ "$RECV" -ge 100 ] && [ "$RECV" -le 450 ] ||
-	fail "total_rate 1000 over ~0.2 s: $RECV answered, expected the burst of 100 and ~200 more"
+within 1000 100 "$RECV" "total_rate 1000: answered"
 expect_eq "$((RECV + lim))" "$SENT" "total_rate: answered ($RECV) + limited ($lim) = sent"
 balanced "total_rate"
 kp_stop
 
 # --- learning: at most learn_rate events, the requesters learned
 kp_start h --learn --learn-rate 10 --events hv
-out=$(ns c "$ARPC" -q -i cv -r 1000 -c 100 --vary 100 -s 10.0.0.128 -w 300 10.0.0.1)
+out=$(ns c "$ARPC" -q --stats -i cv -r 1000 -c 100 --vary 100 -s 10.0.0.128 -w 300 10.0.0.1)
 sent_recv "$out"
 expect_eq "$RECV" 100 "learning: all 100 requests answered"
 kp_counters
+wait_for 2000 sh -c "[ \$(grep -c '^event learn' $KP_OUT) -ge 10 ]" || true
 nev=$(grep -c '^event learn' "$KP_OUT")
 echo "# learning: $nev events; $KP_C"
-[ "$nev" -ge 10 ] && [ "$nev" -le 14 ] ||
-	fail "learn_rate 10 over 0.1 s: $nev events, expected the burst of 10 and ~1 more"
+within 10 10 "$nev" "learn_rate 10: events"
 grep -q '^event learn ifindex=[0-9]* sip=10\.0\.0\.1[2-9][0-9] tip=10\.0\.0\.1 sha=02:[0-9a-f:]* flags=1$' "$KP_OUT" ||
 	fail "learning events malformed: $(grep '^event' "$KP_OUT" | head -n 3)"
 pass "learning: $nev events for 100 answers (learn_rate 10), sender, target, MAC, in-subnet"
