@@ -47,10 +47,11 @@ int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen);
 /* Remove our filter from ifindex (and the clsact qdisc when we made it
  * and nothing else uses it); 0 or -1. */
 int kp_detach(struct kp *kp, int ifindex);
-/* Answer on ifindex in mode KP_MODE_* with KP_IF_* flags; mac is the
- * interface's as the daemon's table has it (the program answers only
- * while the kernel's link has it too); 0 or -1 with errno. */
-int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], unsigned flags);
+/* Answer on ifindex in mode KP_MODE_* with KP_IF_* flags; mac and master
+ * are the interface's as the daemon's table has them (the program answers
+ * only while the kernel's link has them too); 0 or -1 with errno. */
+int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
+    unsigned flags);
 /* Stop answering on ifindex (frames pass up); 0 or -1. */
 int kp_del_iface(struct kp *kp, int ifindex);
 /* Grant addr on ifindex (owner and subnet modes) under the entries refs

@@ -77,9 +77,11 @@ struct kp_iface {
 
 /* kp_links: key ifindex (__u32). */
 struct kp_link {
-	__u64	id;		/* instance: renewed on each down/up or MAC change */
+	__u64	id;		/* instance: renewed on each down/up, MAC or master change */
 	__u8	mac[6];
 	__u8	pad[2];
+	__u32	master;		/* IFLA_MASTER: the bridge, bond... it is a port of; 0 none */
+	__u32	pad2;
 };
 
 /* kp_alive: one kernel address entry; value: its instance id (__u64, never 0). */

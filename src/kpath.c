@@ -304,6 +304,7 @@ rs_link(const struct nlmsghdr *nlh, void *arg)
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *a;
 	struct kp_link l;
+	bool have_mac = false;
 	uint32_t idx;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
@@ -313,19 +314,22 @@ rs_link(const struct nlmsghdr *nlh, void *arg)
 	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
 		if (mnl_attr_get_type(a) == IFLA_ADDRESS && mnl_attr_get_payload_len(a) == 6) {
 			memcpy(l.mac, mnl_attr_get_payload(a), 6);
-			l.id = rs->kp->user_id++;
-			idx = (uint32_t)ifi->ifi_index;
-			if (bpf_map_update_elem(rs->kp->fd_links, &idx, &l, BPF_NOEXIST) == 0) {
-				if (grow((void **)&rs->links, (void **)&rs->link_ids, &rs->alinks,
-				    rs->nlinks, sizeof(*rs->links)) == -1)
-					return rs->err = -1;
-				rs->links[rs->nlinks] = idx;
-				rs->link_ids[rs->nlinks++] = l.id;
-			} else if (errno != EEXIST)
-				return rs->err = -1;
-			break;
-		}
+			have_mac = true;
+		} else if (mnl_attr_get_type(a) == IFLA_MASTER && mnl_attr_get_payload_len(a) == 4)
+			l.master = mnl_attr_get_u32(a);
 	}
+	if (!have_mac)
+		return 0;
+	l.id = rs->kp->user_id++;
+	idx = (uint32_t)ifi->ifi_index;
+	if (bpf_map_update_elem(rs->kp->fd_links, &idx, &l, BPF_NOEXIST) == 0) {
+		if (grow((void **)&rs->links, (void **)&rs->link_ids, &rs->alinks, rs->nlinks,
+		    sizeof(*rs->links)) == -1)
+			return rs->err = -1;
+		rs->links[rs->nlinks] = idx;
+		rs->link_ids[rs->nlinks++] = l.id;
+	} else if (errno != EEXIST)
+		return rs->err = -1;
 	return 0;
 }
 
@@ -1011,7 +1015,8 @@ kp_purge(char *why, size_t whylen)
 /* ------------------------------------------------------------- grants */
 
 int
-kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], unsigned flags)
+kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
+    unsigned flags)
 {
 	struct kp_iface v;
 	struct kp_link l;
@@ -1021,10 +1026,11 @@ kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], unsigne
 	memcpy(v.mac, mac, 6);
 	v.mode = (uint8_t)mode;
 	v.flags = (uint8_t)flags;
-	/* the link instance the kernel has now, if it has the daemon's MAC:
-	 * otherwise an event the daemon has not read yet changed it, and
-	 * nothing is answered until it has */
-	if (bpf_map_lookup_elem(kp->fd_links, &k, &l) == 0 && memcmp(l.mac, mac, 6) == 0)
+	/* the link instance the kernel has now, if it has the daemon's MAC
+	 * and master: otherwise an event the daemon has not read yet changed
+	 * them, and nothing is answered until it has */
+	if (bpf_map_lookup_elem(kp->fd_links, &k, &l) == 0 && memcmp(l.mac, mac, 6) == 0 &&
+	    l.master == (uint32_t)master)
 		v.link_id = l.id;
 	return bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY);
 }
@@ -1288,8 +1294,9 @@ void kp_close(struct kp *kp) { (void)kp; }
 int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen)
 { (void)kp; (void)ifindex; (void)why; (void)whylen; errno = ENOSYS; return -1; }
 int kp_detach(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
-int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], unsigned flags)
-{ (void)kp; (void)ifindex; (void)mode; (void)mac; (void)flags; errno = ENOSYS; return -1; }
+int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
+    unsigned flags)
+{ (void)kp; (void)ifindex; (void)mode; (void)mac; (void)master; (void)flags; errno = ENOSYS; return -1; }
 int kp_del_iface(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
 int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n)
 { (void)kp; (void)ifindex; (void)addr; (void)refs; (void)n; errno = ENOSYS; return -1; }

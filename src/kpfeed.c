@@ -222,7 +222,7 @@ kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsig
 	    kpf_senders(ifp->allow, ifp->deny, ours, v, n) != n ||
 	    kp_set_senders(kp, ifp->ifindex, v, n, ifp->allow != NULL) == -1) {
 		free(v);
-		kp_set_iface(kp, ifp->ifindex, KP_MODE_NONE, ifp->mac, 0);
+		kp_set_iface(kp, ifp->ifindex, KP_MODE_NONE, ifp->mac, ifp->master, 0);
 		return -1;
 	}
 	free(v);
@@ -233,7 +233,7 @@ kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsig
 		flags |= KP_IF_SENDERS;
 	if (ifp->allow != NULL)
 		flags |= KP_IF_ALLOWLIST;
-	if (kp_set_iface(kp, ifp->ifindex, kpf_mode(ifp), ifp->mac, flags) == -1)
+	if (kp_set_iface(kp, ifp->ifindex, kpf_mode(ifp), ifp->mac, ifp->master, flags) == -1)
 		rc = -1;
 	for (i = 0; i < ifp->naddrs; i++)
 		/* each address once: at its chain's head */

@@ -665,6 +665,10 @@ on_link(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlms
 	end = off + h->nlmsg_len;
 	found = find_attr(skb, a, end, IFLA_ADDRESS, 6, buf);
 	__builtin_memcpy(nl.mac, buf, 6);
+	/* made a port of a bridge or bond: its frames are the master's now
+	 * (the daemon unmanages it); a new instance until it has seen that */
+	if (find_attr(skb, a, end, IFLA_MASTER, 4, buf))
+		__builtin_memcpy(&nl.master, buf, 4);
 	cur = bpf_map_lookup_elem(&kp_links, &idx);
 	if (!found) {
 		/* no Ethernet address to answer with: not answered there */
@@ -673,8 +677,8 @@ on_link(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlms
 		return;
 	}
 	if (cur != NULL) {
-		if (mac_eq(cur->mac, nl.mac))
-			return;		/* the same instance: up, same MAC */
+		if (mac_eq(cur->mac, nl.mac) && cur->master == nl.master)
+			return;		/* the same instance: up, same MAC, same master */
 		revoke(st);
 	}
 	nl.id = new_id(st);

@@ -7,8 +7,9 @@
 # delete, before the ACK) removes; nothing here depends on the feeder.
 # Also: 300 and 3,000 rtnetlink events queued behind the delete change
 # nothing (the check is synchronous), a re-added address is a new instance
-# (not answered from the old grant), and a MAC change or a link bounce
-# while stopped is not answered with the old link's state.  Without the
+# (not answered from the old grant), and a MAC change, a link bounce or
+# becoming a bridge port while stopped is not answered from the old
+# link's state.  Without the
 # feeder stopped, bench/react's 20-us probe sees no reply after the ACK.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
@@ -97,6 +98,19 @@ ask c cv 10.0.0.9
 pass "link down and up, feeder stopped: not answered from the old link's grant"
 kill -CONT "$KP_PID"
 wait_for 3000 answered 10.0.0.9 || fail "not answered after the bounce, the feeder running"
+# made a bridge port while stopped: its frames are the bridge's now
+ns h ip link add br9 type bridge || fail "bridge"
+ns h ip link set br9 up
+silence h br9	# else the kernel answers there, for hv's address (weak host)
+kill -STOP "$KP_PID"
+ns h ip link set hv master br9 || fail "enslave"
+ask c cv 10.0.0.9
+[ "$NREPLY" = 0 ] || fail "answered on a bridge port, the feeder stopped"
+pass "made a bridge port, feeder stopped: not answered on the port"
+kill -CONT "$KP_PID"
+ns h ip link set hv nomaster
+wait_for 3000 answered 10.0.0.9 || fail "not answered once released from the bridge"
+ns h ip link del br9
 ns h ip link set hv address "$HMAC"
 ns h ip addr del 10.0.0.9/24 dev hv
 kp_stop

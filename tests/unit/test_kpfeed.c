@@ -73,11 +73,13 @@ kp_del_local(struct kp *kp, uint32_t addr)
 }
 
 int
-kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], unsigned flags)
+kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
+    unsigned flags)
 {
 	(void)kp;
 	(void)ifindex;
 	(void)mac;
+	(void)master;
 	rec.ifaces++;
 	rec.last_mode = mode;
 	rec.last_flags = flags;
