@@ -118,3 +118,31 @@ check_mode owner "allow_senders = 10.0.0.0/24 10.1.0.0/24
 deny_senders = 10.0.0.100" "--allow 10.0.0.0/24,10.1.0.0/24 --deny 10.0.0.100"
 [ "$(kp_c pass-sender)" -gt 0 ] || fail "sender lists: nothing passed up for them: $KP_C"
 pass "sender lists: deny and allow passed up, the rest as arpownd"
+
+# A VLAN on top of a managed interface (where the kernel has 8021q): its
+# frames reach the parent's TC hook tagged (veth offloads the tag) and are
+# passed up, to be answered, or not, on the VLAN device; never untagged
+# from the parent.
+ns_new v
+ns_new w
+veth v pv w pw
+if ns v ip link add link pv name pv.5 type vlan id 5 2>/dev/null &&
+    ns w ip link add link pw name pw.5 type vlan id 5 2>/dev/null; then
+	ns v ip link set pv.5 up
+	ns w ip link set pw.5 up
+	addr_add v pv 10.7.0.1/24
+	addr_add v pv.5 10.5.0.1/24
+	addr_add w pw.5 10.5.0.100/24
+	silence v pv pv.5
+	kp_start v pv pv.5
+	expect_reply w pw.5 10.5.0.1 "$(mac_of v pv.5)" "VLAN: answered once, on the VLAN device"
+	expect_silence w pw.5 10.7.0.1 "VLAN: the parent's address not answered on the VLAN"
+	ns v ip link set pv.5 down
+	expect_silence w pw.5 10.5.0.1 "VLAN device down: nothing answered from the parent"
+	kp_counters
+	[ "$(kp_c pass-vlan)" -gt 0 ] || fail "VLAN: no tagged frame passed up at the parent: $KP_C"
+	pass "VLAN: tagged frames at the parent passed up ($(kp_c pass-vlan))"
+	kp_stop
+else
+	echo "# no 8021q in this kernel: the VLAN case is skipped"
+fi
