@@ -51,9 +51,11 @@ flood() {
 
 # load RATE: three runs of 2 s, the median by loss: LOSS (%), RATE
 # (achieved), OFFERED (the client reached 99% of RATE with nothing lost
-# in its ring); then once more with a 1,000/s ping-pong probe: LP99.
+# in its ring); then three more with a 1,000/s ping-pong probe beside:
+# LP99, the median of the probe's p99s (one run's p99 is at the mercy of
+# the scheduler on a shared 2-core machine).
 load() {
-	local r=$1 i out runs=() med probe
+	local r=$1 i out runs=() med probe p99s
 	for i in 1 2 3; do
 		out=$(flood "$r" $((2 * r)))
 		runs+=("$(awk -v r="$r" -v o="$out" 'BEGIN {
@@ -65,12 +67,16 @@ load() {
 	done
 	med=$(printf '%s\n' "${runs[@]}" | sort -t '|' -k1,1g | sed -n 2p)
 	IFS='|' read -r LOSS RATE OFFERED CLI <<<"$med"
-	bg_run c "$ARPC" -q -i cv -s 10.0.0.101 --pingpong -r 1000 -c 1800 --wait-reply 50 -t 4000 \
-		10.0.0.1 >"$TMPDIR_T/probe.out" 2>&1
-	probe=$LAST_PID
-	flood "$r" $((2 * r)) >/dev/null
-	wait "$probe"
-	LP99=$(field p99 "$(cat "$TMPDIR_T/probe.out")")
+	p99s=()
+	for i in 1 2 3; do
+		bg_run c "$ARPC" -q -i cv -s 10.0.0.101 --pingpong -r 1000 -c 1800 --wait-reply 50 \
+			-t 4000 10.0.0.1 >"$TMPDIR_T/probe.out" 2>&1
+		probe=$LAST_PID
+		flood "$r" $((2 * r)) >/dev/null
+		wait "$probe"
+		p99s+=("$(field p99 "$(cat "$TMPDIR_T/probe.out")")")
+	done
+	LP99=$(med3 "${p99s[@]}")
 }
 
 measure() {
@@ -118,7 +124,7 @@ for r in 200000 400000; do
 	row "loss at $((r / 1000))k/s, median of 3 (achieved)" "$kLOSS % ($(krate "$kRATE"))$(note "$kOFF")" \
 		"$bLOSS % ($(krate "$bRATE"))$(note "$bOFF")" "" "$aLOSS % ($(krate "$aRATE"))$(note "$aOFF")" ""
 	row "- client sent/answered/dup" "$kCLI" "$bCLI" "" "$aCLI" ""
-	row "p99 under $((r / 1000))k/s (us), 1,000/s probe" "$kLP99" "$bLP99" "$(ratio "$bLP99" "$kLP99")" \
+	row "p99 under $((r / 1000))k/s (us), 1,000/s probe, median of 3" "$kLP99" "$bLP99" "$(ratio "$bLP99" "$kLP99")" \
 		"$aLP99" "$(ratio "$aLP99" "$kLP99")"
 done
 {
