@@ -35,10 +35,12 @@ struct kp_cidr {
 
 typedef void kp_event_fn(const struct kp_event *ev, void *arg);
 
-/* Load the programs and maps, start the netlink watcher and the liveness
- * socket, read the kernel's links and addresses; NULL with why filled
- * (kernel too old, no CAP_BPF, verifier refusal...). */
-struct kp *kp_open(char *why, size_t whylen);
+/* Load the programs and maps, sized for max_addrs IPv4 address entries
+ * and max_links links in the namespace (0: 16384 and 1024; past them,
+ * what does not fit is passed up), start the netlink watcher and the
+ * liveness socket, read the kernel's links and addresses; NULL with why
+ * filled (kernel too old, no CAP_BPF, verifier refusal...). */
+struct kp *kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen);
 /* Detach from every interface attached, close everything; NULL is fine. */
 void kp_close(struct kp *kp);
 /* Attach to ifindex's clsact ingress (made if missing), replacing a
@@ -62,7 +64,8 @@ int kp_set_published(struct kp *kp, int ifindex, uint32_t addr, const uint8_t ma
 /* Withdraw the grant of addr on ifindex; 0 (also when there was none) or -1. */
 int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr);
 /* addr is one of the host's; holders: its entries on usable interfaces
- * (system mode answers it while one is alive); 0 or -1. */
+ * (system mode answers it while one is alive); 0, or -1 and the program
+ * answers nothing more (E2BIG: the maps are full, kp_open again larger). */
 int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n);
 /* addr is no longer the host's; 0 or -1. */
 int kp_del_local(struct kp *kp, uint32_t addr);

@@ -42,9 +42,11 @@
 #define KP_TC_HANDLE		0xa4d0u
 #define KP_TC_PRIO		0xa4d0u
 
-#define KP_MAX_IFACES		16384
-#define KP_MAX_ANSWERS		(1u << 20)
-#define KP_MAX_ALIVE		(1u << 20)
+/* Map sizes as compiled; the loader sets them from kp_open's arguments
+ * (a hash map allocates its buckets when made: 16 bytes each). */
+#define KP_MAX_IFACES		1024
+#define KP_MAX_ANSWERS		(2 * 16384)
+#define KP_MAX_ALIVE		16384
 #define KP_MAX_SENDERS		65536
 #define KP_SENDER_SLOTS		4096	/* as limit.h's LIM_SENDER_SLOTS */
 #define KP_BUCKET_TOTAL		KP_SENDER_SLOTS
@@ -144,6 +146,7 @@ struct kp_watch {
 
 /* kp_conf: one entry, key 0; written by the loader alone. */
 #define KP_CF_LIVENESS		0x01	/* answer only while the daemon's socket lives */
+#define KP_CF_FULL		0x02	/* a "one of ours" marker did not fit: answer nothing */
 
 struct kp_conf {
 	__u64	ok_gen;		/* the bad_gen a full resync covered: answer while equal */

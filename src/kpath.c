@@ -328,7 +328,7 @@ rs_link(const struct nlmsghdr *nlh, void *arg)
 			return rs->err = -1;
 		rs->links[rs->nlinks] = idx;
 		rs->link_ids[rs->nlinks++] = l.id;
-	} else if (errno != EEXIST)
+	} else if (errno != EEXIST && errno != E2BIG)	/* full: never answered there */
 		return rs->err = -1;
 	return 0;
 }
@@ -372,7 +372,7 @@ rs_addr(const struct nlmsghdr *nlh, void *arg)
 			return rs->err = -1;
 		rs->addrs[rs->naddrs] = k;
 		rs->addr_ids[rs->naddrs++] = id;
-	} else if (errno != EEXIST)
+	} else if (errno != EEXIST && errno != E2BIG)	/* full: never confirmed */
 		return rs->err = -1;
 	return 0;
 }
@@ -647,7 +647,7 @@ kernel_at_least(int major, int minor)
 }
 
 struct kp *
-kp_open(char *why, size_t whylen)
+kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 {
 	/* the verifier's log, written only when a load fails; large because
 	 * kernels before 6.4 keep the head of a log that does not fit, and
@@ -695,6 +695,24 @@ kp_open(char *why, size_t whylen)
 	}
 	if ((kp->skel = kp_bpf__open_opts(&oo)) == NULL) {
 		setwhy(why, whylen, "cannot open the BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	if (max_addrs == 0)
+		max_addrs = KP_MAX_ALIVE;
+	if (max_links == 0)
+		max_links = KP_MAX_IFACES;
+	if (max_addrs > (1u << 24) || max_links > (1u << 20)) {
+		setwhy(why, whylen, "map sizes out of range (%u addresses, %u links)", max_addrs,
+		    max_links);
+		goto fail;
+	}
+	if (bpf_map__set_max_entries(kp->skel->maps.kp_alive, max_addrs) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_answers, 2 * max_addrs) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_ifaces, max_links) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_links, max_links) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_counters,
+	    (max_links + 1) * KP_NCOUNTERS) != 0) {
+		setwhy(why, whylen, "cannot size the maps");
 		goto fail;
 	}
 	if ((r = kp_bpf__load(kp->skel)) != 0) {
@@ -1107,11 +1125,23 @@ kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t 
 {
 	struct kp_ans_key k = { 0, addr };
 	struct kp_answer a;
+	struct kp_conf c;
+	int e;
 
 	memset(&a, 0, sizeof(a));
 	a.flags = KP_ANS_LOCAL;
 	fill_refs(kp, &a, holders, n, true);
-	return bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY);
+	if (bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY) == 0)
+		return 0;
+	/* a sender using addr would not be known as one of ours: the program
+	 * answers nothing more (kp_open sized the maps too small) */
+	e = errno;
+	if (read_conf(kp, &c) == 0) {
+		c.flags |= KP_CF_FULL;
+		write_conf(kp, &c);
+	}
+	errno = e;
+	return -1;
 }
 
 int
@@ -1282,8 +1312,10 @@ kp_consume(struct kp *kp, kp_event_fn *fn, void *arg)
 #include <stdio.h>
 
 struct kp *
-kp_open(char *why, size_t whylen)
+kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 {
+	(void)max_addrs;
+	(void)max_links;
 	if (why != NULL && whylen > 0)
 		snprintf(why, whylen, "built without BPF support (configure --enable-bpf)");
 	errno = ENOSYS;

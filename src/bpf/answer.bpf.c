@@ -412,7 +412,7 @@ arpownd_answer(struct __sk_buff *skb)
 	wt = bpf_map_lookup_elem(&kp_watch, &zero);
 	cf = bpf_map_lookup_elem(&kp_conf, &zero);
 	if (lnk == NULL || lnk->id != ifc->link_id || wt == NULL || cf == NULL ||
-	    wt->bad_gen != cf->ok_gen)
+	    wt->bad_gen != cf->ok_gen || (cf->flags & KP_CF_FULL))
 		return pass(cnt, KP_C_PASS_STALE);
 
 	/* ---- pol_decide: the sender */
@@ -644,9 +644,12 @@ on_addr(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlms
 		struct kp_answer m = { .flags = KP_ANS_LOCAL };
 		__u64 id = new_id(st);
 
-		bpf_map_update_elem(&kp_alive, &key, &id, BPF_NOEXIST);
-		/* "one of ours" from now on, before the daemon hears of it */
-		bpf_map_update_elem(&kp_answers, &ak, &m, BPF_NOEXIST);
+		bpf_map_update_elem(&kp_alive, &key, &id, BPF_NOEXIST);	/* full: never confirms */
+		/* "one of ours" from now on, before the daemon hears of it; when
+		 * that does not fit, a sender using it would be answered: stop */
+		if (bpf_map_update_elem(&kp_answers, &ak, &m, BPF_NOEXIST) != 0 &&
+		    bpf_map_lookup_elem(&kp_answers, &ak) == NULL)
+			unparsed(st);
 	}
 }
 

@@ -8,7 +8,8 @@
 #  - learning events (ring buffer) at most learn_rate, and the feeder puts
 #    the requester into the neighbour table as the kernel does (STALE);
 #  - a full ring (the consumer stopped) never holds an answer back: the
-#    events that do not fit are counted as dropped.
+#    events that do not fit are counted as dropped;
+#  - maps sized too small for the host's addresses: nothing is answered.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
 . "$(dirname "$0")/kpath_lib.sh"
@@ -108,4 +109,16 @@ echo "# full ring: $nev events read, $drops dropped; $KP_C"
 [ "$drops" -gt 0 ] || fail "full ring: no drop counted: $KP_C"
 expect_eq "$((nev + drops))" 6000 "full ring: events read ($nev) + dropped ($drops) = probes answered"
 balanced "full ring"
+kp_stop
+
+# --- maps sized too small: a "one of ours" marker does not fit, and a
+# sender using that address would not be known as ours: nothing answered
+for j in $(seq 1 30); do echo "addr add 10.0.0.$((150 + j))/32 dev hv"; done >"$TMPDIR_T/batch"
+ns h ip -batch "$TMPDIR_T/batch" || fail "adding 30 addresses"
+kp_start h --max-addrs 8 hv
+grep -q '^warning: some grants were not written' "$KP_OUT" || fail "maps full: no warning: $(cat "$KP_OUT")"
+expect_silence c cv 10.0.0.1 "maps too small for the host's addresses: nothing answered"
+kp_counters
+[ "$(kp_c pass-stale)" -ge 1 ] || fail "maps full: not passed up as stale: $KP_C"
+pass "maps full: passed up ($(kp_c pass-stale) stale)"
 kp_stop

@@ -48,6 +48,7 @@ static struct {
 	bool		 has_allow, has_deny, has_ours;
 	const char	*drop;
 	bool		 keep_bpf, load_after_drop;
+	unsigned	 max_addrs, max_links;
 	uint32_t	 publish;
 	uint8_t		 publish_mac[6];
 } O = { .mode = POL_OWNER, .probes = true, .follow = true, .learn_rate = 200 };
@@ -278,6 +279,8 @@ static const struct option longopts[] = {
 	{ "load-after-drop", no_argument, NULL, 'A' },
 	{ "late", required_argument, NULL, 'l' },
 	{ "purge", no_argument, NULL, 'X' },
+	{ "max-addrs", required_argument, NULL, 'M' },
+	{ "max-links", required_argument, NULL, 'N' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -327,6 +330,8 @@ main(int argc, char **argv)
 		case 'K': O.keep_bpf = true; break;
 		case 'A': O.load_after_drop = true; break;
 		case 'l': O.late = optarg; break;
+		case 'M': O.max_addrs = (unsigned)atol(optarg); break;
+		case 'N': O.max_links = (unsigned)atol(optarg); break;
 		case 'X':
 			n = kp_purge(why, sizeof(why));
 			if (n < 0) {
@@ -354,7 +359,7 @@ main(int argc, char **argv)
 
 	if (O.drop != NULL && O.load_after_drop)
 		drop();
-	if ((KP = kp_open(why, sizeof(why))) == NULL) {
+	if ((KP = kp_open(O.max_addrs, O.max_links, why, sizeof(why))) == NULL) {
 		printf("kp_open: %s\n", why);
 		return 3;
 	}
