@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -260,6 +261,15 @@ add_items(struct rng *r, bool *has, char *list)
 	*has = true;
 }
 
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 static const struct option longopts[] = {
 	{ "mode", required_argument, NULL, 'm' },
 	{ "no-probes", no_argument, NULL, 'P' },
@@ -291,6 +301,7 @@ main(int argc, char **argv)
 	struct pollfd pfd[3];
 	sigset_t ss;
 	char why[512];
+	double t0, t_open, t1, t2;
 	int c, sfd, i, n;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -359,20 +370,24 @@ main(int argc, char **argv)
 
 	if (O.drop != NULL && O.load_after_drop)
 		drop();
+	t0 = now_ms();
 	if ((KP = kp_open(O.max_addrs, O.max_links, why, sizeof(why))) == NULL) {
 		printf("kp_open: %s\n", why);
 		return 3;
 	}
+	t_open = now_ms();
 	kp_set_limits(KP, O.sender_rate, O.total_rate, O.learn ? O.learn_rate : 0);
 	if ((T = tbl_new()) == NULL || (nl = rtnl_open()) == NULL)
 		die("%s", "cannot open the table or rtnetlink");
 	if (rtnl_dump(nl, on_msg, NULL) == -1)
 		die("%s", "rtnetlink dump failed");
+	t1 = now_ms();
 	for (i = 0; i < O.nifs; i++)
 		if (attach_named(O.ifs[i]) == -1)
 			return 1;
 	if (kpf_all(KP, T) == -1)
 		printf("warning: some grants were not written: %s\n", strerror(errno));
+	t2 = now_ms();
 	if (O.publish != 0) {
 		unsigned idx = if_nametoindex(O.ifs[0]);
 
@@ -387,6 +402,7 @@ main(int argc, char **argv)
 		rtnl_close(nl);
 		nl = NULL;
 	}
+	printf("timing open_ms=%.1f table_ms=%.1f feed_ms=%.1f\n", t_open - t0, t1 - t_open, t2 - t1);
 	printf("ready\n");
 
 	for (;;) {
