@@ -30,9 +30,9 @@ bool kpf_wide(uint32_t addr, uint32_t prefix, uint8_t plen);
 size_t kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *ours,
     struct kp_cidr *out, size_t max);
 /* Write ifp's sender sets (ours: what is published there, or NULL), then
- * its settings (flags: KP_IF_LEARN, KP_IF_PROBE_EVENTS; the rest from
- * ifp) and the grants of all its addresses; 0 or -1 (then nothing is
- * answered on ifp). */
+ * its settings (flags: KP_IF_LEARN, KP_IF_PROBES (answer probes here, if
+ * allow_probes), KP_IF_PROBE_EVENTS; the rest from ifp) and the grants
+ * of all its addresses; 0 or -1 (then nothing is answered on ifp). */
 int kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsigned flags,
     const struct rng *ours);
 /* Rewrite the grants of addr: (ifindex, addr) and (0, addr); 0 or -1. */

@@ -226,9 +226,11 @@ kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsig
 		return -1;
 	}
 	free(v);
-	flags &= KP_IF_LEARN | KP_IF_PROBE_EVENTS;
-	if (ifp->allow_probes)
-		flags |= KP_IF_PROBES;
+	/* probes: answered here when the caller asks (and logs them from
+	 * KP_EV_PROBE) and allow_probes says so; else the capture path's */
+	flags &= KP_IF_LEARN | KP_IF_PROBE_EVENTS | KP_IF_PROBES;
+	if (!ifp->allow_probes)
+		flags &= ~(unsigned)KP_IF_PROBES;
 	if (n > 0 || ifp->allow != NULL)
 		flags |= KP_IF_SENDERS;
 	if (ifp->allow != NULL)

@@ -98,7 +98,7 @@ manage(struct tbl_iface *ifp)
 static unsigned
 if_flags(void)
 {
-	return (O.learn ? KP_IF_LEARN : 0) | (O.probe_events ? KP_IF_PROBE_EVENTS : 0);
+	return KP_IF_PROBES | (O.learn ? KP_IF_LEARN : 0) | (O.probe_events ? KP_IF_PROBE_EVENTS : 0);
 }
 
 static void

@@ -333,7 +333,7 @@ test_writes(void **state)
 	set_of(&d, "10.0.0.100");
 	e2->deny = &d;
 	memset(&rec, 0, sizeof(rec));
-	assert_int_equal(kpf_iface(NULL, t, e2, KP_IF_LEARN, NULL), 0);
+	assert_int_equal(kpf_iface(NULL, t, e2, KP_IF_LEARN | KP_IF_PROBES, NULL), 0);
 	assert_int_equal(rec.senders, 1);
 	assert_int_equal(rec.last_ncidr, 1);
 	assert_false(rec.last_allowlist);
@@ -341,6 +341,11 @@ test_writes(void **state)
 	assert_int_equal(rec.last_mode, KP_MODE_OWNER);
 	assert_int_equal(rec.last_flags, KP_IF_LEARN | KP_IF_PROBES | KP_IF_SENDERS);
 	assert_int_equal(rec.answers, 3);	/* 10.0.0.1 once, 10.0.0.9, 192.168.1.1 */
+	/* allow_probes = no: probes stay the capture path's */
+	e2->allow_probes = false;
+	assert_int_equal(kpf_iface(NULL, t, e2, KP_IF_PROBES, NULL), 0);
+	assert_int_equal(rec.last_flags, KP_IF_SENDERS);
+	e2->allow_probes = true;
 	/* senders not written: nothing answered there */
 	rec.fail_senders = 1;
 	assert_int_equal(kpf_iface(NULL, t, e2, 0, NULL), -1);
