@@ -1,0 +1,95 @@
+/* kpath.h — the in-kernel answer path: load, attach and feed the eBPF
+ * program of src/bpf/answer.bpf.c (maps in kpath_abi.h).  The daemon's
+ * table stays the authority: it writes grants; the program answers what
+ * they cover while the kernel's own state (watched synchronously through a
+ * netlink socket filter) still confirms them, and passes up the rest.
+ * Built with HAVE_BPF; without it every function fails with ENOSYS
+ * (kp_open says why), so callers need no #ifdef. */
+#ifndef ARPOWND_KPATH_H
+#define ARPOWND_KPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kpath_abi.h"
+
+struct kp;
+
+/* One kernel address entry (struct in_ifaddr) a grant depends on, as the
+ * daemon's table holds it (tbl_addr); network byte order. */
+struct kp_ifa {
+	int		ifindex;
+	uint32_t	local;		/* IFA_LOCAL */
+	uint32_t	prefix;		/* IFA_ADDRESS: the subnet's, or the peer */
+	uint8_t		plen;
+	uint8_t		kind;		/* KP_REF_OWN | KP_REF_COVER */
+};
+
+/* One CIDR of a sender set, and what a sender in it is (KP_SND_*); host order. */
+struct kp_cidr {
+	uint32_t	addr;
+	uint8_t		len;
+	uint8_t		bits;
+};
+
+typedef void kp_event_fn(const struct kp_event *ev, void *arg);
+
+/* Load the programs and maps, sized for max_addrs IPv4 address entries
+ * and max_links links in the namespace (0: 16384 and 1024; past them,
+ * what does not fit is passed up), start the netlink watcher and the
+ * liveness socket, read the kernel's links and addresses; NULL with why
+ * filled (kernel too old, no CAP_BPF, verifier refusal...). */
+struct kp *kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen);
+/* Detach from every interface attached, close everything; NULL is fine. */
+void kp_close(struct kp *kp);
+/* Attach to ifindex's clsact ingress (made if missing), replacing a
+ * stale arpownd filter there; 0, or -1 with why filled. */
+int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen);
+/* Remove our filter from ifindex (and the clsact qdisc when we made it
+ * and nothing else uses it); 0 or -1. */
+int kp_detach(struct kp *kp, int ifindex);
+/* Answer on ifindex in mode KP_MODE_* with KP_IF_* flags; mac and master
+ * are the interface's as the daemon's table has them (the program answers
+ * only while the kernel's link has them too); 0 or -1 with errno. */
+int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
+    unsigned flags);
+/* Stop answering on ifindex (frames pass up); 0 or -1. */
+int kp_del_iface(struct kp *kp, int ifindex);
+/* Grant addr on ifindex (owner and subnet modes) under the entries refs
+ * (KP_NREF at most, own entries first); 0 or -1. */
+int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n);
+/* Grant addr on ifindex as published, answered with mac; 0 or -1. */
+int kp_set_published(struct kp *kp, int ifindex, uint32_t addr, const uint8_t mac[6]);
+/* Withdraw the grant of addr on ifindex; 0 (also when there was none) or -1. */
+int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr);
+/* addr is one of the host's; holders: its entries on usable interfaces
+ * (system mode answers it while one is alive); 0, or -1 and the program
+ * answers nothing more (E2BIG: the maps are full, kp_open again larger). */
+int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n);
+/* addr is no longer the host's; 0 or -1. */
+int kp_del_local(struct kp *kp, uint32_t addr);
+/* The senders of ifindex as disjoint CIDRs (kpf_senders makes them);
+ * allowlist: allow_senders is set, a sender must be in it; replaces the
+ * previous ones, nothing answered there meanwhile; 0, or -1 with the
+ * interface left passing everything up. */
+int kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist);
+/* sender_rate, total_rate (replies/s, 0 = no limit) and learning events/s. */
+int kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate);
+/* The counters of ifindex (0: all), summed over the CPUs; 0 or -1. */
+int kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS]);
+/* A stable name for counter i (KP_C_*). */
+const char *kp_counter_name(int i);
+/* The events' fd: readable when events wait (for the event loop). */
+int kp_events_fd(const struct kp *kp);
+/* Hand every waiting event to fn; how many, or -1. */
+int kp_consume(struct kp *kp, kp_event_fn *fn, void *arg);
+/* Did the watcher meet a notification it could not read (answers stop)? */
+bool kp_needs_resync(struct kp *kp);
+/* Read the kernel's links and addresses again; 0, or -1 (answers stay stopped). */
+int kp_resync(struct kp *kp);
+/* Remove every arpownd filter from every interface of this network
+ * namespace (for --restore after a crash); how many, or -1 with why. */
+int kp_purge(char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,44 @@
+/* kpfeed.h — from the daemon's table to the kernel answer path's grants:
+ * what each grant depends on, and which grants a change rewrites.  The
+ * policy's rules (pol_decide) turned into map entries; kpath.c writes them. */
+#ifndef ARPOWND_KPFEED_H
+#define ARPOWND_KPFEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kpath.h"
+#include "table.h"
+
+/* The entries of ifp a grant of addr depends on, at most max: those that
+ * are addr's and hold it, then addr's other ones, then the subnets that
+ * hold it; how many (pure). */
+size_t kpf_refs(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr,
+    struct kp_ifa *out, size_t max);
+/* addr's entries on a usable interface holding it (system mode), at most max; how many (pure). */
+size_t kpf_holders(const struct tbl *t, uint32_t addr, struct kp_ifa *out, size_t max);
+/* The program's mode for ifp: KP_MODE_NONE unless managed, up and answering (pure). */
+int kpf_mode(const struct tbl_iface *ifp);
+/* Does a change of the entry (addr, prefix/plen) touch other addresses'
+ * grants (a subnet, a peer: not a /32 of its own)? (pure) */
+bool kpf_wide(uint32_t addr, uint32_t prefix, uint8_t plen);
+/* allow_senders, deny_senders and what is published (each NULL for none,
+ * finished sets) cut wherever one of them changes, as disjoint CIDRs with
+ * what a sender there is (KP_SND_*; pieces in none left out), at most max
+ * into out; how many there are, SIZE_MAX on ENOMEM (pure). */
+size_t kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *ours,
+    struct kp_cidr *out, size_t max);
+/* Write ifp's sender sets (ours: what is published there, or NULL), then
+ * its settings (flags: KP_IF_LEARN, KP_IF_PROBES (answer probes here, if
+ * allow_probes), KP_IF_PROBE_EVENTS; the rest from ifp) and the grants
+ * of all its addresses; 0 or -1 (then nothing is answered on ifp). */
+int kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsigned flags,
+    const struct rng *ours);
+/* Rewrite the grants of addr: (ifindex, addr) and (0, addr); 0 or -1. */
+int kpf_addr(struct kp *kp, const struct tbl *t, int ifindex, uint32_t addr);
+/* Write the grants of every address of every interface (after kp_open or
+ * kp_resync); 0 or -1. */
+int kpf_all(struct kp *kp, const struct tbl *t);
+
+#endif

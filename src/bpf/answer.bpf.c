@@ -1,0 +1,729 @@
+/* answer.bpf.c — arpownd's in-kernel answer path.
+ *
+ * Two programs over one set of maps (include/kpath_abi.h):
+ *
+ * arpownd_answer (TC ingress, clsact, direct action) answers the ARP
+ * requests it is sure of, by the capture path's rules (arp_check, then
+ * pol_decide), and passes every other frame up unchanged (TC_ACT_OK) to
+ * the capture path, which stays complete.  A reply is the request
+ * rewritten in place into the kernel's reply, trimmed to 42 bytes, and
+ * sent out of the arrival device's egress with bpf_redirect(): the
+ * qdisc and the packet taps (tcpdump) see it as they see the kernel's.
+ * The only frames it drops are the ones sender_rate or total_rate
+ * refuse: passed up, the capture path would answer them from its own
+ * budget.
+ *
+ * arpownd_nlwatch (socket filter on the loader's rtnetlink socket,
+ * subscribed to link and IPv4 address notifications) keeps kp_links and
+ * kp_alive: the kernel's truth about which links are up with which MAC
+ * and which address entries exist, each an instance with an id.  A socket
+ * filter runs while the notification is delivered, before the kernel
+ * acknowledges the change to whoever asked for it; so a deleted address
+ * entry is gone from kp_alive before any request sent after the
+ * acknowledgement can arrive, and the grants made for it no longer
+ * confirm.  It returns 0: nothing is ever queued on that socket.
+ *
+ * Only what Linux 6.1 has: ring buffer (5.8), bpf_loop (5.17), bpf_spin_lock
+ * in TC (5.1), bpf_sk_lookup_udp (4.20); no kfuncs, no BTF of the kernel.
+ * It loads with CAP_BPF + CAP_NET_ADMIN, without CAP_PERFMON: the verifier
+ * then refuses pointer arithmetic it cannot bound and smaller stores into
+ * stack slots that held a pointer.  Hence -mcpu=v2 (no 32-bit
+ * subregisters: every spill is 8 bytes), no pointer kept in a stack
+ * struct (ref_walk holds a key), counters found by key (no variable
+ * offset into a map value), daemon_alive in a frame of its own.
+ * tests/integration/kpath_priv.sh loads it so.
+ * No GPL-only helper is called (the object carries no license section).
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/netlink.h>
+#include <linux/pkt_cls.h>
+#include <linux/rtnetlink.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "kpath_abi.h"
+
+#define AF_INET_		2
+#define IFF_UP_			0x1
+#define PACKET_HOST_		0
+#define PACKET_BROADCAST_	1
+#define PACKET_MULTICAST_	2
+#define ARPHRD_ETHER_		1
+#define ARPHRD_IEEE802_		6
+#define ARPOP_REQUEST_		1
+#define ARPOP_REPLY_		2
+#define ARP_FRAME		42	/* Ethernet + RFC 826 body for Ethernet/IPv4 */
+#define NSEC			1000000000ull
+
+/* ------------------------------------------------------------------ maps */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KP_MAX_IFACES);
+	__type(key, __u32);
+	__type(value, struct kp_iface);
+} kp_ifaces SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KP_MAX_IFACES);
+	__type(key, __u32);
+	__type(value, struct kp_link);
+} kp_links SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KP_MAX_ALIVE);
+	__type(key, struct kp_ifa_key);
+	__type(value, __u64);
+} kp_alive SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KP_MAX_ANSWERS);
+	__type(key, struct kp_ans_key);
+	__type(value, struct kp_answer);
+} kp_answers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KP_MAX_SENDERS);
+	__type(key, struct kp_lpm_key);
+	__type(value, __u8);
+} kp_senders SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kp_watch);
+} kp_watch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kp_conf);
+} kp_conf SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KP_NBUCKETS);
+	__type(key, __u32);
+	__type(value, struct kp_bucket);
+} kp_buckets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, (KP_MAX_IFACES + 1) * KP_NCOUNTERS);
+	__type(key, struct kp_cnt_key);
+	__type(value, __u64);
+} kp_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, KP_RING_BYTES);
+} kp_events SEC(".maps");
+
+/* ----------------------------------------------------------- answer path */
+
+/* An RFC 826 body for Ethernet/IPv4, as on the wire. */
+struct arp_eth {
+	__be16	hrd, pro;
+	__u8	hln, pln;
+	__be16	op;
+	__u8	sha[6];
+	__u8	sip[4];
+	__u8	tha[6];
+	__u8	tip[4];
+} __attribute__((packed));
+
+/* One counter, found by its key: never a variable offset into a map
+ * value, which a program loaded without CAP_PERFMON may not take when
+ * the compiler merges the increments of several call sites. */
+static __always_inline void
+count(__u32 ifindex, __u32 what)
+{
+	struct kp_cnt_key k = { .ifindex = ifindex, .what = what };
+	__u64 *v = bpf_map_lookup_elem(&kp_counters, &k);
+
+	if (v != NULL)
+		*v += 1;
+}
+
+static __always_inline int
+pass(__u32 ifindex, __u32 why)
+{
+	count(ifindex, why);
+	return TC_ACT_OK;
+}
+
+/* 0/8, 127/8, 224/4 and the limited broadcast (host order), as arp.c. */
+static __always_inline int
+martian(__u32 h)
+{
+	return (h >> 24) == 0 || (h >> 24) == 127 || (h >> 28) == 0xe || h == 0xffffffffu;
+}
+
+static __always_inline __u32
+mask_of(__u8 plen)
+{
+	return plen == 0 ? 0 : bpf_htonl(0xffffffffu << (32 - plen));
+}
+
+static __always_inline int
+mac_eq(const __u8 *a, const __u8 *b)
+{
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3] &&
+	    a[4] == b[4] && a[5] == b[5];
+}
+
+/* limit.c's token bucket: rate a second, burst a tenth of a second's
+ * (at least 10), starts full; shared by every CPU under its lock. */
+static __always_inline int
+take(__u32 slot, __u64 rate, __u64 now)
+{
+	struct kp_bucket *b = bpf_map_lookup_elem(&kp_buckets, &slot);
+	__u64 burst = rate / 10, el;
+	int ok;
+
+	if (b == NULL)
+		return 0;
+	/* an empty bucket refuses without its lock, which every CPU shares:
+	 * under a flood beyond the rate (and for learning, at 200/s beside
+	 * 400k answers/s) most requests stop here.  The read is racy; at
+	 * worst a token is taken one request late. */
+	el = now - b->last_ns;
+	if (b->last_ns != 0 && now > b->last_ns && el < NSEC && b->tokens < NSEC &&
+	    b->tokens + el * rate < NSEC)
+		return 0;
+	if (burst < 10)
+		burst = 10;
+	burst *= NSEC;
+	bpf_spin_lock(&b->lock);
+	if (b->last_ns == 0)
+		b->tokens = burst;
+	else if (now > b->last_ns) {
+		el = now - b->last_ns;
+		if (el > 10 * NSEC)
+			el = 10 * NSEC;		/* keeps el * rate in 64 bits */
+		b->tokens += el * rate;
+	}
+	if (b->tokens > burst)
+		b->tokens = burst;
+	b->last_ns = now;
+	ok = b->tokens >= NSEC;
+	if (ok)
+		b->tokens -= NSEC;
+	bpf_spin_unlock(&b->lock);
+	return ok;
+}
+
+/* Is the address entry r was granted for still the kernel's, and (system
+ * mode) its holder's link still the same instance? */
+static __always_inline int
+ref_alive(const struct kp_ref *r)
+{
+	struct kp_link *l;
+	__u64 *id;
+	__u32 k;
+
+	if (r->id == 0)
+		return 0;
+	id = bpf_map_lookup_elem(&kp_alive, &r->ifa);
+	if (id == NULL || *id != r->id)
+		return 0;
+	if (r->link_id != 0) {
+		k = r->ifa.ifindex;
+		l = bpf_map_lookup_elem(&kp_links, &k);
+		if (l == NULL || l->id != r->link_id)
+			return 0;
+	}
+	return 1;
+}
+
+/* What a grant's refs say, gathered by ref_step through bpf_loop (5.17):
+ * the verifier checks one step, not KP_NREF copies of it.  The walk holds
+ * the grant's key, not a pointer to it (looked up again each step): a
+ * stack slot that held a pointer may not take a smaller store later, in a
+ * program loaded without CAP_PERFMON, and the compiler shares slots. */
+struct ref_walk {
+	struct kp_ans_key	key;
+	__u32			sip;
+	__u32			need_sender;
+	__u32			own, cover_any, cover, in_net;
+};
+
+static long
+ref_step(__u32 i, void *arg)
+{
+	struct ref_walk *w = arg;
+	const struct kp_answer *a = bpf_map_lookup_elem(&kp_answers, &w->key);
+	const struct kp_ref *r;
+	__u32 kind, in_net;
+
+	if (a == NULL || i >= KP_NREF || i >= a->nref)
+		return 1;
+	/* masked as well, behind a barrier the compiler cannot see through:
+	 * the bound must reach the verifier in the very register the index
+	 * is added with (without CAP_PERFMON, unbounded is refused) */
+	asm volatile("" : "+r"(i));
+	r = &a->ref[i & (KP_NREF - 1)];
+	if (!ref_alive(r))
+		return 0;
+	kind = r->kind;
+	in_net = ((w->sip ^ r->ifa.net) & mask_of(r->ifa.plen)) == 0;
+	w->own |= kind & KP_REF_OWN;
+	if (kind & KP_REF_COVER) {
+		w->cover_any = 1;
+		if (!w->need_sender || in_net)
+			w->cover = 1;
+		/* the sender in a subnet the grant holds: learnable as is */
+		if (w->sip != 0 && in_net)
+			w->in_net = KP_EVF_IN_SUBNET;
+	}
+	return 0;
+}
+
+/* The daemon's liveness socket still open (and its watcher with it)?
+ * A function of its own: its stack frame shares no slot with the
+ * caller's (a slot that held a pointer may not take a 4-byte store
+ * without CAP_PERFMON). */
+static __attribute__((noinline)) int
+daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port)
+{
+	struct bpf_sock_tuple t = {};
+	struct bpf_sock *sk;
+	int ok;
+
+	t.ipv4.saddr = addr;		/* any: the socket is not connected */
+	t.ipv4.sport = (__u16)port;
+	t.ipv4.daddr = addr;
+	t.ipv4.dport = (__u16)port;
+	sk = bpf_sk_lookup_udp(skb, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
+	if (sk == NULL)
+		return 0;
+	ok = sk->src_ip4 == addr && sk->src_port == bpf_ntohs((__u16)port);
+	bpf_sk_release(sk);
+	return ok;
+}
+
+static __always_inline void
+event(__u32 c, __u32 type, __u32 ifindex, __u32 sip, __u32 tip,
+    const __u8 *sha, __u8 flags)
+{
+	struct kp_event *e = bpf_ringbuf_reserve(&kp_events, sizeof(*e), 0);
+
+	if (e == NULL) {
+		count(c, KP_C_RING_DROPS);
+		return;
+	}
+	e->type = type;
+	e->ifindex = ifindex;
+	e->sip = sip;
+	e->tip = tip;
+	__builtin_memcpy(e->sha, sha, 6);
+	e->flags = flags;
+	e->pad = 0;
+	bpf_ringbuf_submit(e, 0);
+	count(c, KP_C_EVENTS);
+}
+
+SEC("tc")
+int
+arpownd_answer(struct __sk_buff *skb)
+{
+	__u32 ifindex = skb->ifindex, zero = 0, sip, tip, hs, ht, k;
+	void *data, *data_end;
+	__u32 cnt;
+	struct kp_iface *ifc;
+	struct kp_link *lnk;
+	struct kp_watch *wt;
+	struct kp_conf *cf;
+	struct kp_answer *ans;
+	struct kp_ans_key ak = {};
+	struct ethhdr *eth;
+	struct arp_eth *arp;
+	__u8 sha[6], mac[6], evflags = 0;
+	__u16 hrd, op;
+	int own = 0, cover = 0, cover_any = 0, need_sender;
+
+	if (skb->protocol != bpf_htons(ETH_P_ARP))
+		return TC_ACT_OK;
+	/* counted under this interface once configured, else under 0; the
+	 * frames received are the sum of the outcomes (kp_counters) */
+	ifc = bpf_map_lookup_elem(&kp_ifaces, &ifindex);
+	cnt = ifc != NULL ? ifindex : 0;
+
+	/* ---- arp_check, as the capture path does it */
+	if (skb->vlan_present)
+		return pass(cnt, KP_C_PASS_VLAN);	/* for a VLAN device above */
+	if (skb->pkt_type != PACKET_HOST_ && skb->pkt_type != PACKET_BROADCAST_ &&
+	    skb->pkt_type != PACKET_MULTICAST_)
+		return pass(cnt, KP_C_PASS_INVALID);
+	if (skb->len < ARP_FRAME)
+		return pass(cnt, KP_C_PASS_INVALID);
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	if (data + ARP_FRAME > data_end) {
+		if (bpf_skb_pull_data(skb, ARP_FRAME) != 0)
+			return pass(cnt, KP_C_PASS_TRIM);
+		data = (void *)(long)skb->data;
+		data_end = (void *)(long)skb->data_end;
+		if (data + ARP_FRAME > data_end)
+			return pass(cnt, KP_C_PASS_TRIM);
+	}
+	eth = data;
+	arp = data + sizeof(*eth);
+	if (eth->h_proto != bpf_htons(ETH_P_ARP))
+		return pass(cnt, KP_C_PASS_INVALID);
+	hrd = bpf_ntohs(arp->hrd);
+	op = bpf_ntohs(arp->op);
+	if ((hrd != ARPHRD_ETHER_ && hrd != ARPHRD_IEEE802_) || arp->pro != bpf_htons(ETH_P_IP) ||
+	    arp->hln != 6 || arp->pln != 4 || (op != ARPOP_REQUEST_ && op != ARPOP_REPLY_))
+		return pass(cnt, KP_C_PASS_INVALID);
+	__builtin_memcpy(sha, arp->sha, 6);
+	__builtin_memcpy(&sip, arp->sip, 4);
+	__builtin_memcpy(&tip, arp->tip, 4);
+	if ((sha[0] | sha[1] | sha[2] | sha[3] | sha[4] | sha[5]) == 0 || (sha[0] & 1))
+		return pass(cnt, KP_C_PASS_INVALID);
+	if (!mac_eq(sha, eth->h_source))
+		return pass(cnt, KP_C_PASS_INVALID);
+	hs = bpf_ntohl(sip);
+	ht = bpf_ntohl(tip);
+	if (sip != 0 && martian(hs))
+		return pass(cnt, KP_C_PASS_INVALID);
+	if (op != ARPOP_REQUEST_)
+		return pass(cnt, KP_C_PASS_REPLY);
+	if (martian(ht))
+		return pass(cnt, KP_C_PASS_INVALID);
+	if (sip == tip)
+		return pass(cnt, KP_C_PASS_GRATUITOUS);
+
+	/* ---- the interface, and is what we know of it current? */
+	if (ifc == NULL || ifc->mode < KP_MODE_OWNER || ifc->mode > KP_MODE_SYSTEM)
+		return pass(cnt, KP_C_PASS_MODE);
+	lnk = bpf_map_lookup_elem(&kp_links, &ifindex);
+	wt = bpf_map_lookup_elem(&kp_watch, &zero);
+	cf = bpf_map_lookup_elem(&kp_conf, &zero);
+	if (lnk == NULL || lnk->id != ifc->link_id || wt == NULL || cf == NULL ||
+	    wt->bad_gen != cf->ok_gen || (cf->flags & KP_CF_FULL))
+		return pass(cnt, KP_C_PASS_STALE);
+
+	/* ---- pol_decide: the sender */
+	if (sip != 0) {
+		ak.ifindex = 0;
+		ak.addr = sip;
+		if (bpf_map_lookup_elem(&kp_answers, &ak) != NULL)
+			return pass(cnt, KP_C_PASS_OURS);	/* conflict, or our own */
+		if (ifc->flags & KP_IF_SENDERS) {
+			struct kp_lpm_key lk = { .prefixlen = 64, .addr = sip };
+			__u8 *bits, b;
+
+			lk.ifindex = bpf_htonl(ifindex);
+			bits = bpf_map_lookup_elem(&kp_senders, &lk);
+			b = bits != NULL ? *bits : 0;
+			if (b & KP_SND_OURS)
+				return pass(cnt, KP_C_PASS_OURS);
+			if ((b & KP_SND_DENY) || ((ifc->flags & KP_IF_ALLOWLIST) && !(b & KP_SND_ALLOW)))
+				return pass(cnt, KP_C_PASS_SENDER);
+		}
+	} else if (!(ifc->flags & KP_IF_PROBES))
+		return pass(cnt, KP_C_PASS_PROBE);
+
+	/* ---- pol_decide: the target, confirmed against the kernel's entries;
+	 * the reply MAC is the link's as the kernel has it (the instance the
+	 * daemon's entry was written for) */
+	__builtin_memcpy(mac, lnk->mac, 6);
+	need_sender = ifc->mode == KP_MODE_SUBNET && sip != 0;
+	ak.ifindex = ifc->mode == KP_MODE_SYSTEM ? 0 : ifindex;
+	ak.addr = tip;
+	ans = bpf_map_lookup_elem(&kp_answers, &ak);
+	if (ans != NULL && ans->nref > 0) {
+		struct ref_walk w = { .key = ak, .sip = sip, .need_sender = need_sender };
+
+		bpf_loop(KP_NREF, ref_step, &w, 0);
+		own = w.own;
+		cover_any = w.cover_any;
+		cover = w.cover;
+		evflags = w.in_net;
+		if (ifc->mode == KP_MODE_SYSTEM)
+			cover = cover_any = 1;	/* no subnet test in system mode */
+		if (!own || !cover_any)
+			return pass(cnt, KP_C_PASS_UNCONFIRMED);
+		if (!cover)
+			return pass(cnt, KP_C_PASS_NOT_SUBNET);
+	} else {
+		/* published on this interface: no entry to confirm, but no
+		 * interface may hold it meanwhile */
+		if (ifc->mode == KP_MODE_SYSTEM) {
+			ak.ifindex = ifindex;
+			ans = bpf_map_lookup_elem(&kp_answers, &ak);
+		}
+		if (ans == NULL || !(ans->flags & KP_ANS_PUBLISHED))
+			return pass(cnt, KP_C_PASS_NO_ENTRY);
+		if (need_sender)
+			return pass(cnt, KP_C_PASS_NOT_SUBNET);	/* the daemon's subnets */
+		__builtin_memcpy(mac, ans->mac, 6);
+		ak.ifindex = 0;
+		if (bpf_map_lookup_elem(&kp_answers, &ak) != NULL)
+			return pass(cnt, KP_C_PASS_NO_ENTRY);
+	}
+
+	/* ---- the daemon still there (its watcher with it) */
+	if ((cf->flags & KP_CF_LIVENESS) && !daemon_alive(skb, cf->live_addr, cf->live_port))
+		return pass(cnt, KP_C_PASS_STALE);
+
+	/* ---- sender_rate, total_rate: as the capture path, dropped when out */
+	{
+		__u64 now = bpf_ktime_get_ns();
+
+		if (sip != 0 && cf->sender_rate != 0) {
+			k = (hs * 2654435761u) >> 20;
+			if (!take(k, cf->sender_rate, now)) {
+				count(cnt, KP_C_LIMITED_SENDER);
+				return TC_ACT_SHOT;
+			}
+		}
+		if (cf->total_rate != 0 && !take(KP_BUCKET_TOTAL, cf->total_rate, now)) {
+			count(cnt, KP_C_LIMITED_TOTAL);
+			return TC_ACT_SHOT;
+		}
+		if (sip != 0 && (ifc->flags & KP_IF_LEARN) && cf->learn_rate != 0 &&
+		    take(KP_BUCKET_LEARN, cf->learn_rate, now))
+			event(cnt, KP_EV_LEARN, ifindex, sip, tip, sha, evflags);
+		if (sip == 0 && (ifc->flags & KP_IF_PROBE_EVENTS))
+			event(cnt, KP_EV_PROBE, ifindex, sip, tip, sha, 0);
+	}
+
+	/* ---- the kernel's reply (arp_send_dst): 42 bytes, the driver pads */
+	if (skb->len > ARP_FRAME && bpf_skb_change_tail(skb, ARP_FRAME, 0) != 0)
+		return pass(cnt, KP_C_PASS_TRIM);
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	if (data + ARP_FRAME > data_end)
+		return pass(cnt, KP_C_PASS_TRIM);
+	eth = data;
+	arp = data + sizeof(*eth);
+	__builtin_memcpy(eth->h_dest, sha, 6);
+	__builtin_memcpy(eth->h_source, mac, 6);
+	arp->hrd = bpf_htons(ARPHRD_ETHER_);	/* the device's type, as the kernel */
+	arp->op = bpf_htons(ARPOP_REPLY_);
+	__builtin_memcpy(arp->sha, mac, 6);
+	__builtin_memcpy(arp->sip, &tip, 4);
+	__builtin_memcpy(arp->tha, sha, 6);
+	__builtin_memcpy(arp->tip, &sip, 4);
+	count(cnt, KP_C_ANSWERED);
+	return bpf_redirect(ifindex, 0);
+}
+
+/* ------------------------------------------------------------- watcher */
+
+/* Walk netlink attributes with bpf_loop (5.17): the verifier checks the
+ * step once, not once per attribute.  Finds want's payload (want_len
+ * bytes, copied to val); found says how it went. */
+struct attr_walk {
+	struct __sk_buff	*skb;
+	__u32			 a, end;
+	__u16			 want, want_len;
+	int			 found;		/* 0 not yet, 1 found, -1 there but malformed */
+	__u8			 val[8];
+};
+
+static long
+attr_step(__u32 i, void *arg)
+{
+	struct attr_walk *w = arg;
+	struct nlattr na;
+	__u32 n;
+
+	(void)i;
+	if (w->a + sizeof(na) > w->end || bpf_skb_load_bytes(w->skb, w->a, &na, sizeof(na)) != 0 ||
+	    na.nla_len < sizeof(na))
+		return 1;
+	if ((na.nla_type & NLA_TYPE_MASK) == w->want) {
+		n = w->want_len;
+		w->found = -1;
+		if (na.nla_len != sizeof(na) + n || w->a + sizeof(na) + n > w->end)
+			return 1;
+		if (n == 4 && bpf_skb_load_bytes(w->skb, w->a + sizeof(na), w->val, 4) == 0)
+			w->found = 1;
+		else if (n == 6 && bpf_skb_load_bytes(w->skb, w->a + sizeof(na), w->val, 6) == 0)
+			w->found = 1;
+		return 1;
+	}
+	w->a += NLA_ALIGN(na.nla_len);
+	return 0;
+}
+
+/* The payload of attribute want (exactly len bytes) in [a, end) into val; 1 found. */
+static __always_inline int
+find_attr(struct __sk_buff *skb, __u32 a, __u32 end, __u16 want, __u16 len, void *val)
+{
+	struct attr_walk w = { .skb = skb, .a = a, .end = end, .want = want, .want_len = len };
+
+	bpf_loop(128, attr_step, &w, 0);
+	if (w.found != 1)
+		return 0;
+	__builtin_memcpy(val, w.val, 8);
+	return 1;
+}
+
+/* A new instance id.  The watcher runs for one notification at a time
+ * (the kernel sends link and address notifications under RTNL, and the
+ * socket asks for no dumps), so the add and the read that follows see no
+ * other watcher in between; the add is atomic anyway. */
+static __always_inline __u64
+new_id(struct kp_watch *st)
+{
+	__sync_fetch_and_add(&st->next_id, 1);
+	return st->next_id;
+}
+
+static __always_inline void
+revoke(struct kp_watch *st)
+{
+	__sync_fetch_and_add(&st->revokes, 1);
+}
+
+/* Something revoking that could not be read: every grant stops until a
+ * full resync (kp_resync) covers it. */
+static __always_inline void
+unparsed(struct kp_watch *st)
+{
+	revoke(st);
+	__sync_fetch_and_add(&st->bad_gen, 1);
+}
+
+static __always_inline void
+on_addr(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlmsghdr *h)
+{
+	struct kp_ifa_key key = {};
+	struct ifaddrmsg ifa;
+	__u32 a, end, local = 0, address = 0;
+	__u8 buf[8];
+	int have_l, have_a, del = h->nlmsg_type == RTM_DELADDR;
+
+	if (bpf_skb_load_bytes(skb, off + NLMSG_HDRLEN, &ifa, sizeof(ifa)) != 0) {
+		if (del)
+			unparsed(st);
+		return;
+	}
+	if (ifa.ifa_family != AF_INET_)
+		return;
+	a = off + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifa));
+	end = off + h->nlmsg_len;
+	have_l = find_attr(skb, a, end, IFA_LOCAL, 4, buf);
+	__builtin_memcpy(&local, buf, 4);
+	have_a = find_attr(skb, a, end, IFA_ADDRESS, 4, buf);
+	__builtin_memcpy(&address, buf, 4);
+	/* rtnl.c's reading: the local end, and the subnet's (or peer's) address */
+	if (!have_l)
+		local = address;
+	if (!have_a)
+		address = local;
+	if ((!have_l && !have_a) || ifa.ifa_prefixlen > 32) {
+		if (del)
+			unparsed(st);
+		return;
+	}
+	key.ifindex = ifa.ifa_index;
+	key.local = local;
+	key.net = address & mask_of(ifa.ifa_prefixlen);
+	key.plen = ifa.ifa_prefixlen;
+	if (del) {
+		revoke(st);	/* counted before it acts: see kp_resync */
+		bpf_map_delete_elem(&kp_alive, &key);
+	} else {
+		struct kp_ans_key ak = { .ifindex = 0, .addr = local };
+		struct kp_answer m = { .flags = KP_ANS_LOCAL };
+		__u64 id = new_id(st);
+
+		bpf_map_update_elem(&kp_alive, &key, &id, BPF_NOEXIST);	/* full: never confirms */
+		/* "one of ours" from now on, before the daemon hears of it; when
+		 * that does not fit, a sender using it would be answered: stop */
+		if (bpf_map_update_elem(&kp_answers, &ak, &m, BPF_NOEXIST) != 0 &&
+		    bpf_map_lookup_elem(&kp_answers, &ak) == NULL)
+			unparsed(st);
+	}
+}
+
+static __always_inline void
+on_link(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlmsghdr *h)
+{
+	struct ifinfomsg ifi;
+	struct kp_link nl = {}, *cur;
+	__u32 a, end, idx;
+	__u8 buf[8];
+	int found;
+
+	if (bpf_skb_load_bytes(skb, off + NLMSG_HDRLEN, &ifi, sizeof(ifi)) != 0) {
+		unparsed(st);
+		return;
+	}
+	idx = ifi.ifi_index;
+	if (h->nlmsg_type == RTM_DELLINK || !(ifi.ifi_flags & IFF_UP_)) {
+		revoke(st);
+		bpf_map_delete_elem(&kp_links, &idx);
+		return;
+	}
+	a = off + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifi));
+	end = off + h->nlmsg_len;
+	found = find_attr(skb, a, end, IFLA_ADDRESS, 6, buf);
+	__builtin_memcpy(nl.mac, buf, 6);
+	/* made a port of a bridge or bond: its frames are the master's now
+	 * (the daemon unmanages it); a new instance until it has seen that */
+	if (find_attr(skb, a, end, IFLA_MASTER, 4, buf))
+		__builtin_memcpy(&nl.master, buf, 4);
+	cur = bpf_map_lookup_elem(&kp_links, &idx);
+	if (!found) {
+		/* no Ethernet address to answer with: not answered there */
+		revoke(st);
+		bpf_map_delete_elem(&kp_links, &idx);
+		return;
+	}
+	if (cur != NULL) {
+		if (mac_eq(cur->mac, nl.mac) && cur->master == nl.master)
+			return;		/* the same instance: up, same MAC, same master */
+		revoke(st);
+	}
+	nl.id = new_id(st);
+	bpf_map_update_elem(&kp_links, &idx, &nl, BPF_ANY);
+}
+
+SEC("socket")
+int
+arpownd_nlwatch(struct __sk_buff *skb)
+{
+	struct kp_watch *st;
+	struct nlmsghdr h;
+	__u32 len = skb->len, zero = 0;
+
+	st = bpf_map_lookup_elem(&kp_watch, &zero);
+	if (st == NULL)
+		return 0;
+	/* a notification is one message: anything else is not understood */
+	if (bpf_skb_load_bytes(skb, 0, &h, sizeof(h)) != 0 || h.nlmsg_len < sizeof(h) ||
+	    NLMSG_ALIGN(h.nlmsg_len) < len) {
+		unparsed(st);
+		return 0;
+	}
+	switch (h.nlmsg_type) {
+	case RTM_NEWADDR:
+	case RTM_DELADDR:
+		on_addr(skb, st, 0, &h);
+		break;
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+		on_link(skb, st, 0, &h);
+		break;
+	default:
+		break;
+	}
+	return 0;	/* nothing is queued on the socket */
+}
