@@ -36,6 +36,13 @@ enum conf_form {
 	CONF_FORM_BOTH = 3,
 };
 
+/* answer_path: where requests are answered */
+enum conf_path {
+	CONF_PATH_CAPTURE = 0,		/* libpcap and the daemon, always there */
+	CONF_PATH_AUTO,			/* the kernel path where it loads, else capture */
+	CONF_PATH_KERNEL,		/* the kernel path, or no start */
+};
+
 /* defend: RFC 5227 section 2.4, as n-acd names them */
 enum conf_defend {
 	CONF_DEFEND_NEVER = 0,		/* log only */
@@ -53,6 +60,7 @@ struct conf_ifset {
 	const struct rng	*allow;		/* allow_senders; NULL: everyone */
 	const struct rng	*deny;		/* deny_senders; NULL: no one */
 	int			 allow_probes;	/* 0 or 1 */
+	int			 answer_path;	/* enum conf_path */
 };
 
 /* The sender lists a section (or [global]) sets. */

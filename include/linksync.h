@@ -36,6 +36,7 @@ struct ls_change {
 							 * LS_GONE: the last name */
 	bool			 was_managed;	/* LS_GONE: it was managed */
 	uint32_t		 addr;		/* address changes: network order */
+	uint32_t		 prefix;	/* the entry's IFA_ADDRESS (the peer on p-t-p) */
 	uint8_t			 plen;
 };
 

@@ -21,6 +21,10 @@ struct pop_deps {
 	struct tbl		*tbl;
 	struct sdir	*sd;	/* where runtime entries are kept */
 	struct anr		*anr;	/* NULL: nothing announced (before the loop) */
+	/* told after each publish or withdraw, before it returns (the
+	 * kernel answer path's grants); NULL for none */
+	void			(*changed)(void *arg, const struct pub *p);
+	void			*changed_arg;
 };
 
 /* Publishing into p (the set in force; pop_set_pub when it is replaced); NULL on ENOMEM. */

@@ -18,6 +18,7 @@ struct pop;
 struct rld;
 struct syn;
 struct tf;
+struct kan;
 
 /* Where the configuration comes from, and what the command line adds. */
 struct rld_source {
@@ -38,6 +39,7 @@ struct rld_deps {
 	struct pop	*pop;
 	struct cap	*cap;
 	struct tf	*tf;
+	struct kan	*kan;		/* the kernel answer path, or NULL */
 	void		(*status)(void *arg);	/* STATUS= once done */
 	void		*status_arg;
 };

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "conf.h"
+#include "linksync.h"
 
 struct anr;
 struct ifm;
@@ -23,6 +24,10 @@ struct syn_deps {
 	struct ifm	*ifm;
 	struct anr	*anr;		/* NULL until the loop runs: no announcements */
 	struct stats	*st;
+	/* told of each change, after the sync acted on it (the kernel
+	 * answer path's grants); NULL for none */
+	void		(*changed)(void *arg, const struct ls_change *c);
+	void		*changed_arg;
 };
 
 /* A sync for c; NULL on ENOMEM. */

@@ -45,6 +45,8 @@ struct tbl_iface {
 	const struct rng *allow;	/* senders answered (NULL: all); the conf's */
 	const struct rng *deny;		/* senders never answered (NULL: none) */
 	bool		allow_probes;	/* answer RFC 5227 probes (sender 0.0.0.0) */
+	int		answer_path;	/* enum conf_path */
+	bool		kpath;		/* the kernel answer path is on it now */
 	bool		announce;	/* speak up: gratuitous ARP */
 	int		defend;		/* enum conf_defend */
 	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */

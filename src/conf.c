@@ -30,6 +30,7 @@ conf_defaults(void)
 	c->set.announce = 1;
 	c->set.defend = CONF_DEFEND_ONCE;
 	c->set.allow_probes = 1;
+	c->set.answer_path = CONF_PATH_CAPTURE;
 	c->announce_count = CONF_DEFAULT_ANN_COUNT;
 	c->announce_interval = CONF_DEFAULT_ANN_INTERVAL;
 	c->announce_form = CONF_FORM_BOTH;
@@ -148,6 +149,7 @@ read_interface(struct cscan *x, const struct cscan_sec *is, struct conf *c, size
 	s = &c->sections[c->nsections++];
 	memset(s, 0, sizeof(*s));
 	s->set.mode = s->set.announce = s->set.defend = s->set.allow_probes = -1;
+	s->set.answer_path = -1;
 	s->label = strdup(sec + strspn(sec + 9, " \t") + 9);
 	read_section(x, is, CKEY_IFACE, c, s, NULL);
 	if (s->nmatch == 0 && cscan_line(x, sec, "match") == 0)
@@ -255,7 +257,7 @@ conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 
 	if (!selects(c->ifaces, c->nifaces, name))
 		return -1;
-	*out = (struct conf_ifset){ -1, -1, -1, NULL, NULL, -1 };
+	*out = (struct conf_ifset){ -1, -1, -1, NULL, NULL, -1, -1 };
 	for (i = 0; i < c->nsections; i++) {
 		if (!selects(c->sections[i].match, c->sections[i].nmatch, name))
 			continue;
@@ -272,6 +274,8 @@ conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 			out->deny = &c->sections[i].acl.deny;
 		if (out->allow_probes < 0)
 			out->allow_probes = set->allow_probes;
+		if (out->answer_path < 0)
+			out->answer_path = set->answer_path;
 	}
 	if (out->mode < 0)
 		out->mode = c->set.mode;
@@ -285,6 +289,8 @@ conf_iface(const struct conf *c, const char *name, struct conf_ifset *out)
 		out->deny = &c->acl.deny;
 	if (out->allow_probes < 0)
 		out->allow_probes = c->set.allow_probes;
+	if (out->answer_path < 0)
+		out->answer_path = c->set.answer_path;
 	return 0;
 }
 

@@ -50,6 +50,7 @@ static const char *const level_names[] = {
 };
 static const char *const defend_names[] = { "never", "once", "always" };
 static const char *const form_names[] = { NULL, "request", "reply", "both" };
+static const char *const path_names[] = { "capture", "auto", "kernel" };
 
 /* ------------------------------------------------------------------ parsing */
 
@@ -138,6 +139,19 @@ k_allow_probes(const struct ckey_dst *d, const char *v, const char **why)
 		return *why = "must be yes or no", -1;
 	ifset(d)->allow_probes = b;
 	return 0;
+}
+
+static int
+k_answer_path(const struct ckey_dst *d, const char *v, const char **why)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(v, path_names[i]) == 0) {
+			ifset(d)->answer_path = i;
+			return 0;
+		}
+	return *why = "must be capture, auto or kernel", -1;
 }
 
 static int
@@ -437,6 +451,15 @@ o_allow_probes(FILE *f, const char *name, const struct ckey_src *at)
 }
 
 static void
+o_answer_path(FILE *f, const char *name, const struct ckey_src *at)
+{
+	int p = cifset(at)->answer_path;
+
+	if (p >= 0 && p < 3)
+		fprintf(f, "%s = %s\n", name, path_names[p]);
+}
+
+static void
 o_arp_announce(FILE *f, const char *name, const struct ckey_src *at)
 {
 	if (at->c->arp_announce == CONF_ANNOUNCE_KEEP)
@@ -567,6 +590,7 @@ static const struct ckey keys[] = {
 	{ "allow_senders",	G | I,	k_allow_senders,	o_allow_senders },
 	{ "deny_senders",	G | I,	k_deny_senders,		o_deny_senders },
 	{ "allow_probes",	G | I,	k_allow_probes,		o_allow_probes },
+	{ "answer_path",	G | I,	k_answer_path,		o_answer_path },
 	{ "arp_announce",	G,	k_arp_announce,		o_arp_announce },
 	{ "learn",		G,	k_learn,		o_learn },
 	{ "log_level",		G,	k_log_level,		o_log_level },

@@ -18,6 +18,14 @@
 
 static void oom(void) __attribute__((noreturn));
 
+/* Does arpownd answer in the mode called m (not monitor, off)? */
+static bool
+pol_answers_name(const char *m)
+{
+	return m != NULL && (strcmp(m, "owner") == 0 || strcmp(m, "subnet") == 0 ||
+	    strcmp(m, "system") == 0);
+}
+
 static void
 oom(void)
 {
@@ -182,7 +190,7 @@ static void
 show_status(json_object *o)
 {
 	json_object *cfg = get(o, "config"), *m = get(o, "managed"), *e;
-	struct table t = { 5, 0, 0, NULL };
+	struct table t = { 6, 0, 0, NULL };
 	char a[32], b[32], c[32];
 	const char *path = str(cfg, "path");
 	char *sp = show_safe(path != NULL ? path : "(built-in defaults)");
@@ -210,10 +218,14 @@ show_status(json_object *o)
 	if (m == NULL || json_object_array_length(m) == 0)
 		return;
 	putchar('\n');
-	row(&t, "INTERFACE", "IFINDEX", "MODE", "LINK", "ADDRESSES");
+	row(&t, "INTERFACE", "IFINDEX", "MODE", "ANSWERED BY", "LINK", "ADDRESSES");
 	for (i = 0; i < json_object_array_length(m); i++) {
 		e = json_object_array_get_idx(m, i);
 		row(&t, str(e, "name"), fmt(a, num(e, "ifindex")), str(e, "mode"),
+		    str(e, "mode") != NULL && strcmp(str(e, "mode"), "off") == 0 ? "nobody" :
+		    !pol_answers_name(str(e, "mode")) ? "the kernel" :
+		    str(e, "answer_path") != NULL && strcmp(str(e, "answer_path"), "kernel") == 0 ?
+		    "kernel path" : "capture",
 		    json_object_get_boolean(get(e, "up")) ? "up" : "down",
 		    fmt(b, num(e, "addresses")));
 	}

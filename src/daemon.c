@@ -29,6 +29,7 @@
 #include "ctl.h"
 #include "daemon.h"
 #include "handover.h"
+#include "kanswer.h"
 #include "iface.h"
 #include "limit.h"
 #include "log.h"
@@ -97,6 +98,7 @@ struct daemon {
 	struct ans		*ans;		/* the frame path */
 	struct pop		*pop;		/* runtime publish */
 	struct tf		*tf;		/* metrics file */
+	struct kan		*kan;		/* the kernel answer path, or NULL */
 	struct rld		*rld;
 	struct cmd		*cmd;
 	/* STATUS= as last sent */
@@ -182,6 +184,7 @@ view_fill(void *arg, struct rpt_view *v)
 	struct daemon *d = arg;
 	double failed = 0;
 
+	kan_fold(d->kan);	/* what the kernel path answered, counted */
 	memset(v, 0, sizeof(*v));
 	v->version = PACKAGE_VERSION;
 	v->pid = (long)getpid();
@@ -265,6 +268,31 @@ watchdog_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	notify_send("WATCHDOG=1");
 }
 
+/* The interface manager's word (managed, mode, given back): to the
+ * announcer and the kernel answer path. */
+static void
+iface_event(void *arg, struct tbl_iface *ifp)
+{
+	struct daemon *d = arg;
+
+	anr_ifm_event(d->anr, ifp);
+	kan_iface(d->kan, ifp);
+}
+
+/* (syn_deps.changed) */
+static void
+table_changed(void *arg, const struct ls_change *c)
+{
+	kan_change(((struct daemon *)arg)->kan, c);
+}
+
+/* (pop_deps.changed) */
+static void
+published_changed(void *arg, const struct pub *p)
+{
+	kan_set_pub(((struct daemon *)arg)->kan, p);
+}
+
 /* (ans_deps.sync) */
 static void
 sync_now(void *arg)
@@ -295,7 +323,7 @@ loop_setup(struct daemon *d)
 		return -1;
 	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor },
 	    &d->conf, &d->pub,
-	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, report_status, d };
+	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d };
 	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
 		return -1;
 	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d, report_status, d };
@@ -303,7 +331,7 @@ loop_setup(struct daemon *d)
 		return -1;
 	syn_set_anr(d->syn, d->anr);
 	pop_set_anr(d->pop, d->anr);
-	ifm_on_event(d->ifm, anr_ifm_event, d->anr);
+	ifm_on_event(d->ifm, iface_event, d);
 
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
@@ -428,6 +456,7 @@ start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
 	char err[512];
+	bool fatal;
 
 	if ((d->nslock = netns_lock()) == -1) {
 		if (errno == EADDRINUSE)
@@ -459,9 +488,16 @@ start_root(struct daemon *d, struct state *st)
 		    "remove them (arpownd --restore uses them)", err);
 		return EX_OSERR;
 	}
+	/* The kernel answer path loads with CAP_BPF, which goes after */
+	d->kan = kan_open(d->conf, &fatal, err, sizeof(err));
+	if (fatal) {
+		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
+		    "%s; not starting, nothing changed", err);
+		return EX_UNAVAILABLE;
+	}
 	/* Root is needed no further: the capabilities stay (before any
 	 * socket is opened, so none is held as root). */
-	if (priv_drop(d->conf->user) == -1)
+	if (priv_drop(d->conf->user) == -1 || priv_keep_net() == -1)
 		return EX_NOPERM;
 	if (st->n > 0)
 		log_notice("%s: a previous run did not stop cleanly; keeping its "
@@ -484,8 +520,8 @@ start_net(struct daemon *d, struct state *st)
 		log_warn("rtnetlink");
 		return util_exit_code(errno);
 	}
-	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, NULL, &d->st };
-	pd = (struct pop_deps){ d->tbl, d->sd, NULL };
+	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, NULL, &d->st, table_changed, d };
+	pd = (struct pop_deps){ d->tbl, d->sd, NULL, published_changed, d };
 	if ((d->syn = syn_new(&sd, d->conf)) == NULL || (d->pop = pop_new(&pd, NULL)) == NULL) {
 		log_warn("start-up");
 		return util_exit_code(errno);
@@ -557,6 +593,10 @@ stop(struct daemon *d)
 	if (d->pub != NULL && pub_count(d->pub) > 0)
 		keep = ho_keep();
 	ctl_close(d->ctl);
+	/* the kernel path first: its maps are the table's, and the capture,
+	 * still open, answers until the sysctls are back */
+	kan_close(d->kan);
+	d->kan = NULL;
 	d->ctl = NULL;
 	/* restore first, then answer what the capture holds, then close it:
 	 * never deaf; every record, managed or not, whose interface exists */
@@ -587,6 +627,7 @@ finish(struct daemon *d, struct state *st)
 	anr_free(d->anr);
 	if (d->loop != NULL)
 		ev_loop_destroy(d->loop);
+	kan_close(d->kan);
 	cap_close(d->cap);
 	ho_release(d->handover);
 	pop_free(d->pop);
@@ -609,6 +650,7 @@ daemon_run(const struct daemon_opts *o)
 {
 	struct daemon dd, *d = &dd;
 	struct rld_source src;
+	struct kan_deps kd;
 	struct state st;
 	sigset_t sigs;
 	size_t ni, na;
@@ -654,6 +696,8 @@ daemon_run(const struct daemon_opts *o)
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	syn_started(d->syn, true);
 	(void)syn_manage_all(d->syn);
+	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
+	kan_start(d->kan, &kd, d->conf, d->pub);
 	handover(d);
 
 	tbl_count(d->tbl, &ni, &na);

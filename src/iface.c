@@ -367,6 +367,7 @@ settle(const struct conf *c, struct tbl_iface *ifp)
 	ifp->allow = set.allow;
 	ifp->deny = set.deny;
 	ifp->allow_probes = set.allow_probes > 0;
+	ifp->answer_path = set.answer_path > 0 ? set.answer_path : CONF_PATH_CAPTURE;
 	ifp->announce = set.announce > 0;
 	ifp->defend = set.defend > 0 ? set.defend : 0;
 }

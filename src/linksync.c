@@ -81,6 +81,7 @@ on_addr(struct tbl *t, const struct rtnl_msg *m, struct ls_change *c)
 	int r;
 
 	c->addr = m->addr;
+	c->prefix = m->prefix;
 	c->plen = m->plen;
 	if (m->kind == RTNL_DELADDR) {
 		if (ifp == NULL || tbl_addr_del(t, m->ifindex, m->addr, m->prefix, m->plen) != 1)
@@ -142,6 +143,7 @@ addr_swept(struct tbl_iface *ifp, const struct tbl_addr *e, void *arg)
 	c.ifp = ifp;
 	c.ifindex = ifp->ifindex;
 	c.addr = e->addr;
+	c.prefix = e->prefix;
 	c.plen = e->plen;
 	s->fn(s->arg, &c);
 }

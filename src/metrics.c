@@ -166,13 +166,14 @@ config_series(const struct rpt_view *v, FILE *f, struct tbl_iface **ifs, size_t 
 		fprintf(f, "arpownd_interfaces{mode=\"%s\"} %zu\n",
 		    pol_mode_str((enum pol_mode)m), by_mode[m]);
 	head(f, "arpownd_interface_info", "gauge", "1 for each managed interface, "
-	    "with its mode");
+	    "with its mode and the path that answers there (kernel or capture)");
 	for (i = 0; i < n; i++) {
 		if (!ifs[i]->managed)
 			continue;
 		fputs("arpownd_interface_info{", f);
 		iface_label(f, ifs[i]);
-		fprintf(f, ",mode=\"%s\"} 1\n", pol_mode_str(ifs[i]->mode));
+		fprintf(f, ",mode=\"%s\",path=\"%s\"} 1\n", pol_mode_str(ifs[i]->mode),
+		    ifs[i]->kpath ? "kernel" : "capture");
 	}
 	gauge(f, "arpownd_addresses", "IPv4 address entries on the interfaces "
 	    "arpownd answers on", (double)addrs);

@@ -14,6 +14,7 @@
 #include <sysexits.h>
 
 #include "iface.h"
+#include "kanswer.h"
 #include "log.h"
 #include "offline.h"
 #include "publish.h"
@@ -117,6 +118,9 @@ off_restore(const char *state_dir)
 			log_warnx("%s", err);
 		return errno == EWOULDBLOCK ? EX_OSERR : util_exit_code(errno);
 	}
+	/* a killed daemon's kernel answer path filters go first (they answer
+	 * nothing once the daemon is gone, but are not to stay) */
+	(void)kan_purge();
 	if (sdir_load(sd, &st, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_OSERR;

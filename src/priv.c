@@ -129,3 +129,26 @@ priv_drop(const char *user)
 	    (unsigned)uid);
 	return 0;
 }
+
+int
+priv_keep_net(void)
+{
+	if (geteuid() == 0)
+		return 0;	/* priv_drop chose */
+	capng_get_caps_process();
+	if (!capng_have_capability(CAPNG_PERMITTED, CAP_BPF) &&
+	    !capng_have_capability(CAPNG_PERMITTED, CAP_PERFMON) &&
+	    !capng_have_capability(CAPNG_PERMITTED, CAP_SYS_ADMIN))
+		return 0;	/* nothing to give up */
+	capng_clear(CAPNG_SELECT_CAPS);
+	/* the ambient set follows: nothing permitted and inheritable is left
+	 * to keep in it but these two */
+	if (capng_updatev(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_NET_RAW,
+	    CAP_NET_ADMIN, -1) != 0 || capng_apply(CAPNG_SELECT_CAPS) != 0) {
+		log_warnx("libcap-ng: cannot give up the capabilities beyond CAP_NET_RAW "
+		    "and CAP_NET_ADMIN");
+		return -1;
+	}
+	log_info("kept CAP_NET_RAW and CAP_NET_ADMIN; the others given up");
+	return 0;
+}

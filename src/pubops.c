@@ -277,6 +277,8 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 		(void)pub_withdraw(o->pub, e.base, e.plen);
 		return EX_IOERR;
 	}
+	if (o->d.changed != NULL)
+		o->d.changed(o->d.changed_arg, o->pub);
 	log_ctx(LOG_NOTICE, &lc, "published %s on %s%s", cidr, ifname,
 	    pub_announced(pub_find(o->pub, addr)) ? "" : " (too many addresses to announce)");
 	if (o->d.anr != NULL)
@@ -308,6 +310,9 @@ pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errle
 			    "[publish %s] of the configuration", cidr, log_ip(addr), e->label);
 		return EX_NOINPUT;
 	}
+	/* and out of the kernel path's grants: never answered once this returns */
+	if (o->d.changed != NULL)
+		o->d.changed(o->d.changed_arg, o->pub);
 	log_ctx(LOG_NOTICE, &lc, "withdrew %s", cidr);
 	if (save(o, o->pub) == -1) {
 		snprintf(err, errlen, "%s: withdrawn, but the state directory still has "

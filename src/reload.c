@@ -25,6 +25,7 @@
 #include "capture.h"
 #include "ctl.h"
 #include "iface.h"
+#include "kanswer.h"
 #include "log.h"
 #include "msgid.h"
 #include "notify.h"
@@ -359,6 +360,7 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	ans_set_pub(r->d.ans, np);
 	anr_set_pub(r->d.anr, np);
 	pop_set_pub(r->d.pop, np);
+	kan_set_pub(r->d.kan, np);
 	/* the interfaces' settings point into nc from here on */
 	if (ifm_apply_all(r->d.ifm, nc) == -1)
 		log_ctx(LOG_ERR, &lc, "%s: the sysctl originals could not be saved: no "
@@ -371,6 +373,7 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	ans_reconf(r->d.ans, nc);
 	anr_reconf(r->d.anr, nc);
 	tf_reconf(r->d.tf, nc);
+	kan_reconf(r->d.kan, nc);
 	conf_free(oc);
 	r->loaded = ev_time();
 	log_setlevel(nc->log_level);

@@ -152,6 +152,8 @@ rpt_status(const struct rpt_view *v, FILE *f)
 		name(&w, "name", ifs[i]);
 		jw_int(&w, "ifindex", ifs[i]->ifindex);
 		jw_str(&w, "mode", pol_mode_str(ifs[i]->mode));
+		/* who answers there: the kernel answer path, or the capture */
+		jw_str(&w, "answer_path", ifs[i]->kpath ? "kernel" : "capture");
 		jw_bool(&w, "up", (ifs[i]->flags & IFF_UP) != 0);
 		/* how many: the addresses themselves are in "interfaces" */
 		jw_u64(&w, "addresses", ifs[i]->naddrs);
@@ -211,6 +213,7 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 		jw_bool(&w, "running", (ifp->flags & IFF_RUNNING) != 0);
 		jw_bool(&w, "managed", ifp->managed);
 		jw_str(&w, "mode", ifp->managed ? pol_mode_str(ifp->mode) : NULL);
+		jw_str(&w, "answer_path", !ifp->managed ? NULL : ifp->kpath ? "kernel" : "capture");
 		sysctl(&w, "arp_ignore", ifp->arp_ignore, o, true);
 		sysctl(&w, "arp_announce", ifp->arp_announce, o, false);
 		jw_arr(&w, "addresses", false);

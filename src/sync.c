@@ -171,6 +171,8 @@ on_msg(const struct rtnl_msg *m, void *arg)
 		on_link(s, &c);
 	else
 		on_addr(s, &c);
+	if (s->d.changed != NULL && c.what != 0)
+		s->d.changed(s->d.changed_arg, &c);
 }
 
 /* What a re-dump found gone. */
@@ -180,13 +182,15 @@ swept(void *arg, const struct ls_change *c)
 	struct log_ctx lc = { MSGID_ADDR, NULL, c->addr, 0, NULL };
 	struct syn *s = arg;
 
-	if (c->what & LS_GONE) {
+	if (c->what & LS_GONE)
 		gone(s, c);
-		return;
+	else {
+		lc.ifname = c->ifp->name;
+		log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed (found in re-dump)",
+		    c->ifp->name, log_ip(c->addr), c->plen);
 	}
-	lc.ifname = c->ifp->name;
-	log_ctx(LOG_INFO, &lc, "%s: address %s/%u removed (found in re-dump)",
-	    c->ifp->name, log_ip(c->addr), c->plen);
+	if (s->d.changed != NULL)
+		s->d.changed(s->d.changed_arg, c);
 }
 
 int

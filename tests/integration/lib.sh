@@ -337,6 +337,17 @@ arpownd_start() {
 	# READY=1, an early exit or 5 s, whichever comes first.
 	wait_for 5000 _start_done || true
 	if _notify_ready; then
+		# on the kernel answer path (kpath_*.sh wrappers): it must
+		# really be there, not the capture path behind a fallback
+		# (log_level = debug keeps every answer on the capture path,
+		# where each is a line)
+		if [ "${ARPOWND_ANSWER_PATH:-}" = kernel ] && grep -q '^answer_path = kernel' "$CONF" 2>/dev/null &&
+		    ! grep -q '^[[:space:]]*log_level[[:space:]]*=[[:space:]]*debug' "$CONF"; then
+			local k
+			k=$(tail -n 200 "$TMPDIR_T/arpownd.log" | grep -c ': answered by the kernel path')
+			[ "$k" -gt 0 ] || fail "answer_path = kernel, but no interface is answered by the kernel path"
+			echo "# $k interface(s) answered by the kernel path"
+		fi
 		return 0
 	fi
 	if _daemon_gone; then

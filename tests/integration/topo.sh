@@ -88,4 +88,9 @@ write_conf() {
 	else
 		printf '[global]\nuser = %s\n%s\n' "$ARPOWND_TEST_USER" "$1" >"$CONF"
 	fi
+	# ARPOWND_ANSWER_PATH=kernel: the same test on the kernel answer path
+	# (tests/integration/kpath/*.sh), unless the test names a path itself
+	if [ -n "${ARPOWND_ANSWER_PATH:-}" ] && ! grep -q '^[[:space:]]*answer_path' "$CONF"; then
+		sed -i "0,/^\[global\]\$/s//[global]\nanswer_path = $ARPOWND_ANSWER_PATH/" "$CONF"
+	fi
 }

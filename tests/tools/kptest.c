@@ -27,6 +27,7 @@
 #include <cap-ng.h>
 
 #include "arp.h"
+#include "util.h"
 #include "kpath.h"
 #include "kpfeed.h"
 #include "log.h"
@@ -202,7 +203,7 @@ on_event(const struct kp_event *ev, void *arg)
 	inet_ntop(AF_INET, &ev->tip, tip, sizeof(tip));
 	printf("event %s ifindex=%u sip=%s tip=%s sha=%s flags=%u\n",
 	    ev->type == KP_EV_LEARN ? "learn" : ev->type == KP_EV_PROBE ? "probe" : "?",
-	    ev->ifindex, sip, tip, arp_mac_str(ev->sha, mac), ev->flags);
+	    ev->ifindex, sip, tip, util_mac_str(ev->sha, mac), ev->flags);
 }
 
 /* As root: become uid:gid keeping NET_RAW and NET_ADMIN (the daemon's

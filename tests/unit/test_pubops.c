@@ -66,7 +66,7 @@ setup(void **state)
 	tbl_iface(f->tbl, 4)->managed = true;
 	tbl_iface(f->tbl, 4)->mode = POL_SUBNET;
 	f->pub = pub_new();
-	d = (struct pop_deps){ f->tbl, f->sd, NULL };
+	d = (struct pop_deps){ f->tbl, f->sd, NULL, NULL, NULL };
 	f->pop = pop_new(&d, f->pub);
 	*state = f;
 	return 0;
@@ -187,7 +187,7 @@ static void
 test_restart_builds_saved(void **state)
 {
 	struct fx *f = *state;
-	struct pop_deps d = { f->tbl, f->sd, NULL };
+	struct pop_deps d = { f->tbl, f->sd, NULL, NULL, NULL };
 	struct conf *c = conf_defaults();
 	struct pub *p;
 	struct pop *o;

@@ -150,9 +150,9 @@ setup(void **state)
 	f->cfl = cfl_new(64);
 	f->notes = note_new(f->tbl);
 	f->ifm = ifm_new(f->tbl, NULL, f->sd, &st);
-	sd = (struct syn_deps){ f->tbl, NULL, f->ifm, NULL, &f->st };
+	sd = (struct syn_deps){ f->tbl, NULL, f->ifm, NULL, &f->st, NULL, NULL };
 	f->syn = syn_new(&sd, f->conf);
-	pd = (struct pop_deps){ f->tbl, f->sd, NULL };
+	pd = (struct pop_deps){ f->tbl, f->sd, NULL, NULL, NULL };
 	f->pop = pop_new(&pd, NULL);
 	f->pub = pop_build(f->pop, f->conf, NULL);
 	assert_non_null(f->pub);
@@ -164,7 +164,7 @@ setup(void **state)
 	f->ans = ans_new(&nd, f->conf, f->pub);
 	f->tf = tf_new(f->loop, view, f);
 	rd = (struct rld_deps){ { f->path, true, false }, &f->conf, &f->pub, f->ifm, f->syn, f->ans,
-	    f->anr, f->pop, NULL, f->tf, status, f };
+	    f->anr, f->pop, NULL, f->tf, NULL, status, f };
 	f->rld = rld_new(&rd, 1.0);
 	pop_set_anr(f->pop, f->anr);
 	syn_set_anr(f->syn, f->anr);

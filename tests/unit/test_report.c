@@ -339,7 +339,7 @@ test_metrics(void **state)
 	assert_non_null(strstr(text, "arpownd_would_refuse_total{interface=\"eth0\"} 3\n"));
 	assert_non_null(strstr(text, "arpownd_interfaces{mode=\"subnet\"} 7\n"));
 	assert_non_null(strstr(text, "arpownd_interfaces{mode=\"monitor\"} 0\n"));
-	assert_non_null(strstr(text, "arpownd_interface_info{interface=\"eth0\",mode=\"subnet\"} 1\n"));
+	assert_non_null(strstr(text, "arpownd_interface_info{interface=\"eth0\",mode=\"subnet\",path=\"capture\"} 1\n"));
 	assert_non_null(strstr(text, "arpownd_capture_drops_total 3\n"));
 	assert_non_null(strstr(text, "arpownd_rate_limited_total{interface=\"eth0\"} 0\n"));
 	/* a managed interface with a hostile name: its label escaped */

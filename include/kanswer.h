@@ -1,0 +1,62 @@
+/* kanswer.h — the kernel answer path in the daemon: loaded before the
+ * privilege drop where the configuration asks for it (answer_path), fed
+ * from the table at the moment the table changes, its events (learning,
+ * probes) and counters brought into the daemon's; the capture path stays
+ * complete behind it. */
+#ifndef ARPOWND_KANSWER_H
+#define ARPOWND_KANSWER_H
+
+#include <stdbool.h>
+
+#include "conf.h"
+#include "linksync.h"
+#include "publish.h"
+#include "table.h"
+
+struct ev_loop;
+struct kan;
+struct lim;
+struct notes;
+struct rtnl;
+struct stats;
+
+/* What the kernel path works with, from kan_start on; all outlive it. */
+struct kan_deps {
+	struct ev_loop	*loop;
+	struct tbl	*tbl;
+	struct rtnl	*rtnl;		/* learning */
+	struct notes	*notes;		/* probe notices */
+	struct stats	*st;
+};
+
+/* Does c ask for the kernel path anywhere (answer_path auto or kernel)? */
+bool kan_wanted(const struct conf *c);
+/* Before the privilege drop (loading needs CAP_BPF): load it, sized for
+ * the namespace; NULL when c does not want it, or it cannot load: with
+ * auto, logged once with why, and the capture path answers; with kernel,
+ * *fatal is set and why is in err. */
+struct kan *kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen);
+/* After the first dump, on the loop: attach to the interfaces that use
+ * it, write every grant, watch its events. */
+void kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
+    const struct pub *p);
+/* Detach from every interface and unload (the stop, before the sysctls
+ * go back: the capture path answers meanwhile); NULL is fine. */
+void kan_close(struct kan *k);
+/* The configuration in force from now on (limits, learning, each
+ * interface's answer_path, ACLs). */
+void kan_reconf(struct kan *k, const struct conf *c);
+/* The published set in force, or changed (publish, withdraw): its grants
+ * written, the stale ones taken back before this returns. */
+void kan_set_pub(struct kan *k, const struct pub *p);
+/* ifp became managed, changed mode or settings, or its link changed:
+ * attached or detached, its grants written again. */
+void kan_iface(struct kan *k, struct tbl_iface *ifp);
+/* A change linksync reported (a link gone, an address added or removed). */
+void kan_change(struct kan *k, const struct ls_change *c);
+/* Bring the program's counters into the daemon's (before a report). */
+void kan_fold(struct kan *k);
+/* Remove any arpownd filter a killed daemon left (--restore); how many. */
+int kan_purge(void);
+
+#endif

@@ -1,0 +1,579 @@
+/* kanswer.c — the kernel answer path, wired into the daemon.  kpath.c
+ * loads the eBPF program and writes its maps; kpfeed.c turns the table
+ * into grants; this decides which interfaces the program sits on
+ * (managed, answering, answer_path not capture, attached), writes their
+ * grants whenever the table, the configuration or the published set
+ * changes, before the change's caller returns (a withdraw is never
+ * answered once it returned), and brings the program's events and
+ * counters into the daemon's.  Whatever the program does not answer it
+ * passes up unchanged: the capture path stays complete behind it. */
+#include "config.h"
+
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <arpa/inet.h>
+#include <ev.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "arp.h"
+#include "kanswer.h"
+#include "kpath.h"
+#include "kpfeed.h"
+#include "log.h"
+#include "msgid.h"
+#include "notes.h"
+#include "policy.h"
+#include "rtnl.h"
+#include "stats.h"
+
+#define KAN_MIN_ADDRS	16384	/* map sizes at least; twice the namespace's */
+#define KAN_MIN_LINKS	1024
+
+/* One interface the program is (or was meant to be) on. */
+struct kan_if {
+	int		ifindex;
+	bool		attached;
+	bool		said;		/* its failure to attach was logged */
+	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
+};
+
+/* One published address granted on one interface. */
+struct kan_pg {
+	int		ifindex;
+	uint32_t	addr;
+	uint8_t		mac[6];
+};
+
+struct kan {
+	struct kp		*kp;
+	struct kan_deps		 d;
+	const struct conf	*conf;
+	const struct pub	*pub;
+	bool			 started;
+	ev_io			 ev_w;
+	struct kan_if		*ifs;
+	size_t			 nifs, aifs;
+	struct kan_pg		*pg;
+	size_t			 npg;
+};
+
+static bool
+asks(int path)
+{
+	return path == CONF_PATH_AUTO || path == CONF_PATH_KERNEL;
+}
+
+bool
+kan_wanted(const struct conf *c)
+{
+	size_t i;
+
+	if (asks(c->set.answer_path))
+		return true;
+	for (i = 0; i < c->nsections; i++)
+		if (asks(c->sections[i].set.answer_path))
+			return true;
+	return false;
+}
+
+/* Is kernel (required) said anywhere? */
+static bool
+required(const struct conf *c)
+{
+	size_t i;
+
+	if (c->set.answer_path == CONF_PATH_KERNEL)
+		return true;
+	for (i = 0; i < c->nsections; i++)
+		if (c->sections[i].set.answer_path == CONF_PATH_KERNEL)
+			return true;
+	return false;
+}
+
+struct kan *
+kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
+{
+	struct ifaddrs *ifa, *i;
+	unsigned addrs = 0, links = 0;
+	char why[256];
+	struct kan *k;
+	struct kp *kp;
+
+	*fatal = false;
+	if (!kan_wanted(c))
+		return NULL;
+	/* sized for what the namespace holds now, twice over */
+	if (getifaddrs(&ifa) == 0) {
+		for (i = ifa; i != NULL; i = i->ifa_next) {
+			if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET)
+				addrs++;
+			else if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_PACKET)
+				links++;
+		}
+		freeifaddrs(ifa);
+	}
+	addrs = 2 * addrs > KAN_MIN_ADDRS ? 2 * addrs : KAN_MIN_ADDRS;
+	links = 2 * links > KAN_MIN_LINKS ? 2 * links : KAN_MIN_LINKS;
+	if ((kp = kp_open(addrs, links, why, sizeof(why))) == NULL) {
+		if (required(c)) {
+			*fatal = true;
+			snprintf(err, errlen, "answer_path = kernel: the kernel answer path "
+			    "cannot load: %s", why);
+			return NULL;
+		}
+		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
+		    "answer_path = auto: the kernel answer path did not load (%s); the "
+		    "capture path answers", why);
+		return NULL;
+	}
+	if ((k = calloc(1, sizeof(*k))) == NULL) {
+		kp_close(kp);
+		return NULL;
+	}
+	k->kp = kp;
+	return k;
+}
+
+/* ------------------------------------------------------------- counters */
+
+static struct kan_if *
+slot(struct kan *k, int ifindex, bool make)
+{
+	struct kan_if *v;
+	size_t i;
+
+	for (i = 0; i < k->nifs; i++)
+		if (k->ifs[i].ifindex == ifindex)
+			return &k->ifs[i];
+	if (!make)
+		return NULL;
+	if (k->nifs == k->aifs) {
+		k->aifs = k->aifs ? 2 * k->aifs : 16;
+		if ((v = realloc(k->ifs, k->aifs * sizeof(*v))) == NULL)
+			return NULL;
+		k->ifs = v;
+	}
+	memset(&k->ifs[k->nifs], 0, sizeof(k->ifs[0]));
+	k->ifs[k->nifs].ifindex = ifindex;
+	return &k->ifs[k->nifs++];
+}
+
+/* What the program counted on s's interface since the last fold. */
+static void
+fold_one(struct kan *k, struct kan_if *s)
+{
+	struct tbl_iface *ifp = tbl_iface(k->d.tbl, s->ifindex);
+	uint64_t now[KP_NCOUNTERS], a, ls, lt;
+	struct stats_if *is = NULL;
+
+	if (kp_counters(k->kp, s->ifindex, now) == -1)
+		return;
+	a = now[KP_C_ANSWERED] - s->last[KP_C_ANSWERED];
+	ls = now[KP_C_LIMITED_SENDER] - s->last[KP_C_LIMITED_SENDER];
+	lt = now[KP_C_LIMITED_TOTAL] - s->last[KP_C_LIMITED_TOTAL];
+	memcpy(s->last, now, sizeof(now));
+	if (ifp != NULL && (is = ifp->stats) == NULL)
+		is = ifp->stats = calloc(1, sizeof(*ifp->stats));
+	/* answered or limited there: requests decided for an answer, which
+	 * the capture never saw (what is passed up, it counts itself) */
+	k->d.st->all.received += a + ls + lt;
+	k->d.st->all.verdict[POL_ANSWER] += a + ls + lt;
+	k->d.st->all.replies += a;
+	k->d.st->all.limited_sender += ls;
+	k->d.st->all.limited_total += lt;
+	if (is == NULL)
+		return;
+	is->received += a + ls + lt;
+	is->verdict[POL_ANSWER] += a + ls + lt;
+	is->replies += a;
+	is->limited_sender += ls;
+	is->limited_total += lt;
+}
+
+void
+kan_fold(struct kan *k)
+{
+	size_t i;
+
+	if (k == NULL || !k->started)
+		return;
+	for (i = 0; i < k->nifs; i++)
+		if (k->ifs[i].attached)
+			fold_one(k, &k->ifs[i]);
+}
+
+/* ------------------------------------------------------------ published */
+
+static int
+pg_cmp(const void *a, const void *b)
+{
+	const struct kan_pg *x = a, *y = b;
+
+	if (x->ifindex != y->ifindex)
+		return x->ifindex < y->ifindex ? -1 : 1;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+struct want_pg {
+	struct kan	*k;
+	struct kan_pg	*v;
+	size_t		 n, a;
+	bool		 oom;
+};
+
+static int
+want_pg_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct want_pg *w = arg;
+	const struct pub_entry *e;
+	struct kan_if *s = slot(w->k, ifp->ifindex, false);
+	struct kan_pg *v;
+	uint32_t h;
+	size_t i, j;
+
+	if (s == NULL || !s->attached || w->k->pub == NULL)
+		return 0;
+	for (i = 0; i < pub_count(w->k->pub); i++) {
+		e = pub_at(w->k->pub, i);
+		/* ranges of more than a few hundred stay the capture's */
+		if (!pub_entry_on(e, ifp->name) || !pub_announced(e))
+			continue;
+		for (j = 0; j < e->set.n; j++)
+			for (h = e->set.v[j].lo; ; h++) {
+				if (tbl_addr_owner(w->k->d.tbl, htonl(h), NULL) == NULL) {
+					if (w->n == w->a) {
+						w->a = w->a ? 2 * w->a : 64;
+						if ((v = realloc(w->v, w->a * sizeof(*v))) == NULL) {
+							w->oom = true;
+							return 1;
+						}
+						w->v = v;
+					}
+					w->v[w->n].ifindex = ifp->ifindex;
+					w->v[w->n].addr = htonl(h);
+					memcpy(w->v[w->n].mac, e->has_mac ? e->mac : ifp->mac, 6);
+					w->n++;
+				}
+				if (h == e->set.v[j].hi)
+					break;
+			}
+	}
+	return 0;
+}
+
+/* The grants of published addresses made what the set and the table say
+ * now: the stale ones deleted first. */
+static void
+pub_sync(struct kan *k)
+{
+	struct want_pg w = { k, NULL, 0, 0, false };
+	size_t i, j;
+	int c;
+
+	tbl_iface_each(k->d.tbl, want_pg_cb, &w);
+	if (w.oom) {
+		/* not knowing what to grant, grant nothing: the capture answers */
+		w.n = 0;
+		log_warnx("kernel answer path: out of memory; published addresses left "
+		    "to the capture path");
+	}
+	if (w.n > 1)
+		qsort(w.v, w.n, sizeof(*w.v), pg_cmp);
+	for (i = 0, j = 0; i < k->npg; i++) {
+		while (j < w.n && (c = pg_cmp(&w.v[j], &k->pg[i])) < 0)
+			j++;
+		if (j == w.n || pg_cmp(&w.v[j], &k->pg[i]) != 0)
+			(void)kp_del_answer(k->kp, k->pg[i].ifindex, k->pg[i].addr);
+	}
+	for (j = 0; j < w.n; j++)
+		if (kp_set_published(k->kp, w.v[j].ifindex, w.v[j].addr, w.v[j].mac) == -1)
+			(void)kp_del_answer(k->kp, w.v[j].ifindex, w.v[j].addr);
+	free(k->pg);
+	k->pg = w.v;
+	k->npg = w.n;
+}
+
+/* ----------------------------------------------------------- interfaces */
+
+/* Does the program answer on ifp: managed, answering, not capture,
+ * Ethernet?  log_level = debug in the configuration asks for a line per
+ * answer: the capture path answers all (the program answers without a
+ * word).  -d, to watch the daemon, keeps it: its answers have no line. */
+static bool
+wants(const struct kan *k, const struct tbl_iface *ifp)
+{
+	return ifp->managed && pol_answers(ifp->mode) && ifp->type == ARPHRD_ETHER &&
+	    ifp->answer_path != CONF_PATH_CAPTURE && k->conf->log_level < LOG_DEBUG;
+}
+
+/* What is published on ifp, as one set: a sender there claims ours. */
+static int
+ours_on(const struct kan *k, const struct tbl_iface *ifp, struct rng *r)
+{
+	const struct pub_entry *e;
+	size_t i, j;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; k->pub != NULL && i < pub_count(k->pub); i++) {
+		e = pub_at(k->pub, i);
+		if (!pub_entry_on(e, ifp->name))
+			continue;
+		for (j = 0; j < e->set.n; j++)
+			if (rng_add(r, e->set.v[j].lo, e->set.v[j].hi) == -1)
+				return -1;
+	}
+	return rng_finish(r);
+}
+
+/* Write ifp's settings, senders and grants. */
+static void
+feed(struct kan *k, struct tbl_iface *ifp)
+{
+	unsigned flags = KP_IF_PROBES | KP_IF_PROBE_EVENTS;
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+	struct rng ours;
+
+	if (k->conf->learn)
+		flags |= KP_IF_LEARN;
+	if (ours_on(k, ifp, &ours) == -1 ||
+	    kpf_iface(k->kp, k->d.tbl, ifp, flags, ours.n > 0 ? &ours : NULL) == -1)
+		log_ctx(LOG_WARNING, &lc, "%s: the kernel answer path could not take all of "
+		    "its settings; the capture path answers what it does not", ifp->name);
+	rng_clear(&ours);
+}
+
+static void
+iface(struct kan *k, struct tbl_iface *ifp)
+{
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+	struct kan_if *s = slot(k, ifp->ifindex, true);
+	bool want = wants(k, ifp);
+	char why[256];
+
+	ifp->kpath = false;
+	if (s == NULL)
+		return;
+	if (want && !s->attached) {
+		if (kp_attach(k->kp, ifp->ifindex, why, sizeof(why)) == -1) {
+			if (!s->said)
+				log_ctx(ifp->answer_path == CONF_PATH_KERNEL ? LOG_ERR : LOG_NOTICE,
+				    &lc, "%s: the kernel answer path cannot attach (%s); the "
+				    "capture path answers there", ifp->name, why);
+			s->said = true;
+			return;
+		}
+		s->attached = true;
+		s->said = false;
+		(void)kp_counters(k->kp, ifp->ifindex, s->last);
+		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path", ifp->name);
+	} else if (!want && s->attached) {
+		fold_one(k, s);
+		(void)kp_del_iface(k->kp, ifp->ifindex);
+		(void)kp_detach(k->kp, ifp->ifindex);
+		s->attached = false;
+		log_ctx(LOG_INFO, &lc, "%s: no longer answered by the kernel path", ifp->name);
+	}
+	if (s->attached)
+		feed(k, ifp);
+	ifp->kpath = s->attached;
+}
+
+void
+kan_iface(struct kan *k, struct tbl_iface *ifp)
+{
+	if (k == NULL || !k->started)
+		return;
+	iface(k, ifp);
+	pub_sync(k);
+}
+
+static int
+iface_cb(struct tbl_iface *ifp, void *arg)
+{
+	iface(arg, ifp);
+	return 0;
+}
+
+/* Every interface again, then what is published. */
+static void
+refeed(struct kan *k)
+{
+	tbl_iface_each(k->d.tbl, iface_cb, k);
+	pub_sync(k);
+}
+
+void
+kan_set_pub(struct kan *k, const struct pub *p)
+{
+	if (k == NULL)
+		return;
+	k->pub = p;
+	/* the senders' "published here" bits change with the set */
+	if (k->started)
+		refeed(k);
+}
+
+void
+kan_reconf(struct kan *k, const struct conf *c)
+{
+	if (k == NULL)
+		return;
+	k->conf = c;
+	if (!k->started)
+		return;
+	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
+	refeed(k);
+}
+
+void
+kan_change(struct kan *k, const struct ls_change *c)
+{
+	struct kan_if *s;
+	size_t i;
+
+	if (k == NULL || !k->started)
+		return;
+	if (c->what & LS_GONE) {
+		/* its filter went with the device */
+		if ((s = slot(k, c->ifindex, false)) != NULL)
+			*s = k->ifs[--k->nifs];
+		(void)kp_del_iface(k->kp, c->ifindex);
+		for (i = 0; i < k->npg; i++)
+			if (k->pg[i].ifindex == c->ifindex)
+				(void)kp_del_answer(k->kp, c->ifindex, k->pg[i].addr);
+		pub_sync(k);
+		return;
+	}
+	if (c->ifp == NULL)
+		return;
+	if (c->what & (LS_ADDR_ADDED | LS_ADDR_REMOVED)) {
+		/* a subnet or a peer: the grants of the interface's other
+		 * addresses depend on it too */
+		s = slot(k, c->ifindex, false);
+		if (kpf_wide(c->addr, c->prefix, c->plen) && s != NULL && s->attached)
+			feed(k, c->ifp);
+		else
+			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
+		pub_sync(k);
+		return;
+	}
+	if (c->what & (LS_NEW | LS_RENAMED | LS_MAC | LS_UPDOWN | LS_READY))
+		kan_iface(k, c->ifp);
+}
+
+/* --------------------------------------------------------------- events */
+
+static void
+event(const struct kp_event *ev, void *arg)
+{
+	struct kan *k = arg;
+	struct tbl_iface *in = tbl_iface(k->d.tbl, (int)ev->ifindex);
+	struct arp_req req;
+
+	switch (ev->type) {
+	case KP_EV_LEARN:
+		/* what the kernel's neigh_event_ns() does when it answers;
+		 * the program holds it to the learning rate */
+		if (k->conf->learn && (ev->flags & KP_EVF_IN_SUBNET) && ev->sip != 0) {
+			rtnl_learn(k->d.rtnl, (int)ev->ifindex, ev->sip, ev->sha);
+			k->d.st->learned++;
+		}
+		break;
+	case KP_EV_PROBE:
+		if (in == NULL)
+			break;
+		memset(&req, 0, sizeof(req));
+		req.ifindex = (int)ev->ifindex;
+		req.tip = ev->tip;
+		memcpy(req.sha, ev->sha, 6);
+		note_probe(k->d.notes, &req, in, ev_now(k->d.loop));
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+events_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct kan *k = w->data;
+
+	(void)loop;
+	(void)revents;
+	if (kp_consume(k->kp, event, k) == -1)
+		log_warn("kernel answer path: events");
+	/* the watcher missed a notification: it answers nothing until the
+	 * kernel's state is read again, and the grants written anew */
+	if (kp_needs_resync(k->kp)) {
+		if (kp_resync(k->kp) == -1) {
+			log_warnx("kernel answer path: cannot read the kernel's state again; "
+			    "the capture path answers everything meanwhile");
+			return;
+		}
+		(void)kpf_all(k->kp, k->d.tbl);
+		refeed(k);
+	}
+}
+
+void
+kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
+    const struct pub *p)
+{
+	if (k == NULL)
+		return;
+	k->d = *d;
+	k->conf = c;
+	k->pub = p;
+	k->started = true;
+	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
+	if (kpf_all(k->kp, k->d.tbl) == -1)
+		log_warnx("kernel answer path: not every address could be written; the "
+		    "capture path answers the others");
+	refeed(k);
+	ev_io_init(&k->ev_w, events_cb, kp_events_fd(k->kp), EV_READ);
+	k->ev_w.data = k;
+	ev_io_start(k->d.loop, &k->ev_w);
+}
+
+void
+kan_close(struct kan *k)
+{
+	size_t i;
+
+	if (k == NULL)
+		return;
+	if (k->started) {
+		kan_fold(k);
+		ev_io_stop(k->d.loop, &k->ev_w);
+		for (i = 0; i < k->nifs; i++) {
+			struct tbl_iface *ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex);
+
+			if (ifp != NULL)
+				ifp->kpath = false;
+		}
+	}
+	kp_close(k->kp);	/* detaches from every interface */
+	free(k->ifs);
+	free(k->pg);
+	free(k);
+}
+
+int
+kan_purge(void)
+{
+	char why[256];
+	int n;
+
+	if ((n = kp_purge(why, sizeof(why))) == -1) {
+		log_warnx("kernel answer path: %s", why);
+		return 0;
+	}
+	if (n > 0)
+		log_info("removed %d kernel answer path filter%s a previous run left", n,
+		    n == 1 ? "" : "s");
+	return n;
+}
