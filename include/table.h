@@ -75,6 +75,9 @@ struct tbl_iface *tbl_iface_byname(const struct tbl *t, const char *name);
 int tbl_iface_each(const struct tbl *t, int (*fn)(struct tbl_iface *, void *), void *arg);
 /* Number of interfaces and of address entries in the table. */
 void tbl_count(const struct tbl *t, size_t *nifaces, size_t *naddrs);
+/* The longest probe from a home slot to its key, over both hashes: what a
+ * lookup costs at worst (for tests, and a bench that wants to know). */
+size_t tbl_probe_max(const struct tbl *t);
 
 /* Record the entry addr, prefix/plen on ifindex (which must exist); 1 added,
  * 0 known (marked seen), -1 on ENOMEM or a bad plen.  Entries are equal, as

@@ -14,6 +14,9 @@ int util_seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* 32-bit FNV-1a of len bytes at p, continuing from h (UTIL_FNV1A_INIT to start). */
 uint32_t util_fnv1a(uint32_t h, const void *p, size_t len);
+/* x with every input bit moved into every output bit (a full-avalanche
+ * mixer), so a table may index by its low bits whatever the key's layout. */
+uint32_t util_mix32(uint32_t x);
 /* Is s (len bytes) a name the kernel accepts for an interface (dev_valid_name())? */
 bool util_ifname_ok(const char *s, size_t len);
 /* The sysexits code for a failure with errno e: EX_NOPERM for a

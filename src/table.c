@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "util.h"
 
 /* An address slot: one per (address, ifindex), heading the chain of that
  * interface's entries for the address (usually one); ifindex 0 marks it
@@ -30,11 +31,22 @@ struct tbl {
 	unsigned		  gen;
 };
 
+/* Home slots; cap is a power of two, so only the low bits count.  Keys
+ * are in network byte order: a subnet's hosts differ in the top byte of
+ * the word, and a hash that leaves them there (a plain multiply) sent a
+ * /24's addresses to one home slot and every lookup down a 254-long
+ * probe.  An address's entries on several links share one home, so that
+ * tbl_addr_owner finds them all in one cluster. */
 static size_t
-hash32(uint32_t x, size_t cap)
+if_hash(int ifindex, size_t cap)
 {
-	/* Fibonacci hashing; cap is a power of two. */
-	return (size_t)((x * 2654435761u) ^ (x >> 16)) & (cap - 1);
+	return (size_t)util_mix32((uint32_t)ifindex) & (cap - 1);
+}
+
+static size_t
+slot_hash(uint32_t addr, size_t cap)
+{
+	return (size_t)util_mix32(addr) & (cap - 1);
 }
 
 struct tbl *
@@ -78,7 +90,7 @@ tbl_free(struct tbl *t)
 static size_t
 if_find(const struct tbl *t, int ifindex)
 {
-	size_t i = hash32((uint32_t)ifindex, t->ifcap);
+	size_t i = if_hash(ifindex, t->ifcap);
 
 	while (t->ifs[i] != NULL && t->ifs[i]->ifindex != ifindex)
 		i = (i + 1) & (t->ifcap - 1);
@@ -136,7 +148,7 @@ tbl_iface_add(struct tbl *t, int ifindex)
 static size_t
 slot_find(const struct tbl *t, uint32_t addr, int ifindex)
 {
-	size_t i = hash32(addr, t->cap);
+	size_t i = slot_hash(addr, t->cap);
 
 	while (t->slots[i].ifindex != 0 &&
 	    (t->slots[i].addr != addr || t->slots[i].ifindex != ifindex))
@@ -155,7 +167,7 @@ slot_del(struct tbl *t, size_t i)
 		j = (j + 1) & (t->cap - 1);
 		if (t->slots[j].ifindex == 0)
 			break;
-		k = hash32(t->slots[j].addr, t->cap);
+		k = slot_hash(t->slots[j].addr, t->cap);
 		/* leave j where it is if its home lies cyclically in (i, j] */
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;
@@ -175,7 +187,7 @@ if_del_slot(struct tbl *t, size_t i)
 		j = (j + 1) & (t->ifcap - 1);
 		if (t->ifs[j] == NULL)
 			break;
-		k = hash32((uint32_t)t->ifs[j]->ifindex, t->ifcap);
+		k = if_hash(t->ifs[j]->ifindex, t->ifcap);
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;
 		t->ifs[i] = t->ifs[j];
@@ -223,6 +235,28 @@ tbl_count(const struct tbl *t, size_t *nifaces, size_t *naddrs)
 {
 	*nifaces = t->nifs;
 	*naddrs = t->nent;
+}
+
+size_t
+tbl_probe_max(const struct tbl *t)
+{
+	size_t i, d, max = 0;
+
+	for (i = 0; i < t->cap; i++) {
+		if (t->slots[i].ifindex == 0)
+			continue;
+		d = (i - slot_hash(t->slots[i].addr, t->cap)) & (t->cap - 1);
+		if (d > max)
+			max = d;
+	}
+	for (i = 0; i < t->ifcap; i++) {
+		if (t->ifs[i] == NULL)
+			continue;
+		d = (i - if_hash(t->ifs[i]->ifindex, t->ifcap)) & (t->ifcap - 1);
+		if (d > max)
+			max = d;
+	}
+	return max;
 }
 
 static int
@@ -419,7 +453,7 @@ tbl_addr_owner(const struct tbl *t, uint32_t addr,
     bool (*pred)(const struct tbl_iface *))
 {
 	struct tbl_iface *first = NULL, *ifp;
-	size_t i = hash32(addr, t->cap);
+	size_t i = slot_hash(addr, t->cap);
 
 	for (; t->slots[i].ifindex != 0; i = (i + 1) & (t->cap - 1)) {
 		if (t->slots[i].addr != addr)

@@ -45,6 +45,20 @@ util_fnv1a(uint32_t h, const void *p, size_t len)
  * space by the kernel's isspace(), which is Latin-1: 0xa0 is white space
  * there, 0x85 and 0x1c are not.
  */
+/* Wellons' lowbias32 (hash-prospector): two multiply-xorshift rounds, bias
+ * near the best known for 32 bits.  Multiplying alone mixes only upwards,
+ * so a key's high bits never reach the low bits a table indexes by. */
+uint32_t
+util_mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
 bool
 util_ifname_ok(const char *s, size_t len)
 {

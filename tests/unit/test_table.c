@@ -482,6 +482,48 @@ test_scale(void **state)
 	tbl_free(t);
 }
 
+/* The layouts a host really has — whole subnets in network byte order,
+ * a VIP on a few links, thousands of links — must each keep every
+ * lookup short (an address on several links is one cluster by design:
+ * tbl_addr_owner walks it).  A hash that multiplied without mixing down sent all of
+ * 10.0.0.0/24 to one home slot: a 253-long probe at 256 slots. */
+static void
+test_probe_length(void **state)
+{
+	struct tbl *t;
+	uint32_t h;
+	int i;
+
+	(void)state;
+	/* a /24 on one link, filled host by host */
+	t = tbl_new();
+	assert_non_null(tbl_iface_add(t, 2));
+	for (h = 1; h < 255; h++)
+		assert_int_equal(tbl_addr_add(t, 2, htonl(0x0a000000u | h), htonl(0x0a000000u), 24), 1);
+	assert_true(tbl_probe_max(t) <= 12);
+	tbl_free(t);
+
+	/* a /16 published on one link: 65,534 entries */
+	t = tbl_new();
+	assert_non_null(tbl_iface_add(t, 7));
+	for (h = 1; h < 0xffff; h++)
+		assert_int_equal(tbl_addr_add(t, 7, htonl(0xac100000u | h), htonl(h | 0xac100000u), 32), 1);
+	assert_true(tbl_probe_max(t) <= 40);
+	tbl_free(t);
+
+	/* 1,000 links with a /24 each, and one address (a VIP) on four */
+	t = tbl_new();
+	for (i = 1; i <= 1000; i++) {
+		assert_non_null(tbl_iface_add(t, i));
+		if (i <= 4)
+			assert_int_equal(tbl_addr_add(t, i, htonl(0xc0a80001u), htonl(0xc0a80000u), 24), 1);
+		assert_int_equal(tbl_addr_add(t, i, htonl(0x0a000000u | (uint32_t)i << 8 | 1),
+		    htonl(0x0a000000u | (uint32_t)i << 8), 24), 1);
+	}
+	assert_true(tbl_probe_max(t) <= 24);
+	tbl_free(t);
+}
+
 int
 main(void)
 {
@@ -496,6 +538,7 @@ main(void)
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_many_vips),
 		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_probe_length),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
