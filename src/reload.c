@@ -368,6 +368,12 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	if (strcmp(nc->user, oc->user) != 0)
 		log_ctx(LOG_NOTICE, &lc, "user = %s: takes effect at the next start "
 		    "(running as %s)", nc->user, oc->user);
+	/* The program loads with CAP_BPF, given up at start: a path asked
+	 * for now is the next start's, and the capture path answers */
+	if (r->d.kan == NULL && kan_wanted(nc) && !kan_wanted(oc))
+		log_ctx(LOG_NOTICE, &lc, "answer_path: the kernel answer path loads only "
+		    "at start (it needs CAP_BPF, given up after); the capture path answers "
+		    "until a restart");
 	*r->d.conf = nc;
 	syn_reconf(r->d.syn, nc);
 	ans_reconf(r->d.ans, nc);

@@ -28,7 +28,7 @@ grep -q "^arpownd [0-9.]*, pid $ARPOWND_PID, up " <<<"$out" || fail "status: no 
 grep -q "^mode: *owner$" <<<"$out" || fail "status: no mode"
 grep -qF "configuration: $CONF, loaded " <<<"$out" || fail "status: no configuration line"
 grep -q "^interfaces: *answering on 3 of 4, 3 addresses$" <<<"$out" || fail "status: counts"
-grep -Eq '^eth0 +2 +owner +up +1$' <<<"$out" || fail "status: no aligned eth0 row"
+grep -Eq '^eth0 +2 +owner +capture +up +1$' <<<"$out" || fail "status: no aligned eth0 row (answered by the capture path)"
 pass "status in columns: version, pid, uptime, mode, configuration, managed interfaces"
 js=$(ctl --json status)
 expect_eq "$(json_ok <<<"$js")" "" "status --json is JSON"
@@ -87,7 +87,7 @@ grep -qx 'arpownd_requests_refused_total{interface="eth1"} 5' <<<"$out" || fail 
 grep -qx 'arpownd_requests_total{verdict="other_interface"} 6' <<<"$out" || fail "metrics: requests by verdict"
 grep -qx 'arpownd_invalid_total{reason="bad_sender_mac"} 1' <<<"$out" || fail "metrics: invalid by reason"
 grep -qx 'arpownd_interfaces{mode="owner"} 3' <<<"$out" || fail "metrics: interfaces by mode"
-grep -qx 'arpownd_interface_info{interface="eth1",mode="owner"} 1' <<<"$out" || fail "metrics: eth1's mode"
+grep -qx 'arpownd_interface_info{interface="eth1",mode="owner",path="capture"} 1' <<<"$out" || fail "metrics: eth1's mode and answer path"
 expect_eq "$(ctl --json metrics)" "$out" "metrics --json: the same text (it is not JSON)"
 
 # SIGUSR1: the status and counters documents, a line of JSON each

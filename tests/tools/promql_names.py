@@ -84,7 +84,8 @@ def catalogue(src):
     # metrics.c prints every reason but ARP_OK and ARP_GRATUITOUS
     reasons = c_names(os.path.join(src, "src", "arp.c"), "reason_names")
     reasons = {v for k, v in reasons.items() if k not in ("ARP_OK", "ARP_GRATUITOUS")}
-    named = {"mode": modes, "verdict": verdicts, "reason": reasons}
+    named = {"mode": modes, "verdict": verdicts, "reason": reasons,
+             "path": {"kernel", "capture"}}
     for labels in fams.values():
         for lab in labels:
             if labels[lab] is None and lab in named:
@@ -93,7 +94,7 @@ def catalogue(src):
     # say so instead of passing on a catalogue that lost its labels
     for name, want in (("arpownd_up", set()), ("arpownd_replies_total", {"interface"}),
                        ("arpownd_interfaces", {"mode"}),
-                       ("arpownd_interface_info", {"interface", "mode"}),
+                       ("arpownd_interface_info", {"interface", "mode", "path"}),
                        ("arpownd_requests_total", {"verdict"}),
                        ("arpownd_invalid_total", {"reason"}),
                        ("arpownd_heard_total", {"kind"}),
