@@ -70,7 +70,7 @@ say() { echo "[$(elapsed) s] $*"; }
 # manager.  Changing this list (or the suite) changes the key and builds a
 # new tree.
 SUITE=bookworm
-ROOT_PKGS="systemd dbus iproute2 adduser libpcap0.8 libmnl0 libev4 libiniparser1 libcap-ng0 libsystemd0"
+ROOT_PKGS="systemd dbus iproute2 adduser libpcap0.8 libmnl0 libev4 libiniparser1 libcap-ng0 libsystemd0 libbpf1"
 ROOT_RECIPE=1	# bump when the steps below change what the tree holds
 CACHE=${ARPOWND_SYSTEM_CACHE:-$SRC/.cache/system-root}
 
@@ -260,7 +260,8 @@ _bus_or_gone() { _nspawn_gone || test -S "/proc/$LEADER/root/run/systemd/private
 # systemd finished starting up (is-system-running --wait), at most 60 s.
 # nspawn keeps CAP_NET_ADMIN out of the container's bounding set unless it
 # made the network itself (--private-network); a host's systemd has it, and
-# without it the unit cannot grant it to the daemon.
+# without it the unit cannot grant it to the daemon.  CAP_BPF and bpf()
+# likewise, for the kernel answer path's drop-in (kernel-path.conf).
 boot() {
 	local log st t0
 	BOOTS=$((BOOTS + 1))
@@ -280,7 +281,7 @@ boot() {
 		exec systemd-nspawn --quiet --boot --directory="$root" --machine=arpownd-test \
 			--register=no --keep-unit --link-journal=no --resolv-conf=off \
 			--timezone=off --console=pipe --network-namespace-path="$netns" \
-			--capability=CAP_NET_ADMIN' \
+			--capability=CAP_NET_ADMIN,CAP_BPF --system-call-filter=bpf' \
 		sh "$MERGED" "/run/netns/${NS_PREFIX}h" "${CGROUPS[@]}" </dev/null >"$log" 2>&1 &
 	NSPAWN_PID=$!
 	_track "$NSPAWN_PID"

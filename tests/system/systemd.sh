@@ -533,6 +533,71 @@ out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
 expect_eq "$(pairs)" "$ORIG" "after 3 restarts, stop restores the true originals (eth1 2/1, never 8)"
 journal_json "$TMPDIR_T/journal.json"
 
+# ---- the kernel answer path, with the shipped drop-in ------------------
+# kernel-path.conf adds CAP_BPF (and bpf(), capset(), AF_INET) to the
+# unit: the program loads, CAP_BPF is given up before READY=1, the
+# exposure stays at most 2.0, and a stop or a SIGKILL leaves no program
+# answering.  Only where the daemon was built with it (libbpf linked).
+_filters() { ns h tc filter show dev "$1" ingress 2>/dev/null | grep -c arpownd_answer; }
+_filters_are() { [ "$(_filters eth0)$(_filters eth1)" = "$1" ]; }
+if ce ldd "$SBIN/arpownd" | grep -q libbpf; then
+	say "kernel answer path"
+	KP=$(ce sh -c 'ls /usr/local/share/doc/arpownd/examples/kernel-path.conf /usr/share/doc/arpownd/examples/kernel-path.conf 2>/dev/null' | head -n 1)
+	[ -n "$KP" ] || fail "make install did not put examples/kernel-path.conf in the documentation"
+	printf '[global]\ninterfaces = eth0 eth1\nanswer_path = kernel\n' >"$MERGED$CONFFILE"
+	chmod 0644 "$MERGED$CONFFILE"
+	# without the drop-in: answer_path = kernel refuses to start, and says why
+	ce systemctl reset-failed arpownd
+	out=$(ce systemctl start arpownd 2>&1) && fail "answer_path = kernel without the drop-in: the start succeeded"
+	ce journalctl -u arpownd --no-pager -n 20 | grep -q 'the kernel answer path cannot load' ||
+		fail "answer_path = kernel without CAP_BPF: the journal does not say why"
+	pass "answer_path = kernel, no drop-in: not started, the journal says why"
+	mkdir -p "$MERGED/etc/systemd/system/arpownd.service.d"
+	ce cp "$KP" /etc/systemd/system/arpownd.service.d/kernel-path.conf || fail "cp $KP"
+	ce systemctl daemon-reload || fail "daemon-reload"
+	ce systemctl reset-failed arpownd
+	out=$(ce systemctl start arpownd 2>&1) || fail "answer_path = kernel with kernel-path.conf: $out"
+	ce journalctl -u arpownd --no-pager -n 40 | grep -q 'answered by the kernel path' ||
+		fail "kernel-path.conf: the journal does not say the kernel path answers"
+	expect_eq "$(_filters eth0)$(_filters eth1)" 11 "kernel-path.conf: the program on eth0 and eth1"
+	MAIN=$(prop MainPID)
+	HP=$(host_pid "$MAIN") || fail "no host pid for $MAIN"
+	ps_st=/proc/$HP/status
+	for c in CapEff CapPrm CapAmb; do
+		expect_eq "$(awk -v c="$c:" '$1 == c { print $2 }' "$ps_st")" 0000000000003000 "kernel path, running: $c = CAP_NET_RAW + CAP_NET_ADMIN (CAP_BPF given up)"
+	done
+	expect_eq "$(awk '/^CapBnd:/ { print $2 }' "$ps_st")" 0000008000003000 "kernel path: CapBnd = CAP_NET_RAW + CAP_NET_ADMIN + CAP_BPF"
+	sec=$(ce systemd-analyze security --no-pager arpownd.service 2>&1)
+	score=$(sed -n 's/.*Overall exposure level for arpownd.service: \([0-9.]*\).*/\1/p' <<<"$sec")
+	awk -v s="$score" 'BEGIN { exit !(s != "" && s <= 2.0) }' || fail "kernel-path.conf: exposure '$score', more than 2.0: $sec"
+	pass "kernel-path.conf: exposure $score (at most 2.0)"
+	expect_reply c c0 10.0.0.1 "$MAC0" "kernel path: 10.0.0.1 answered by eth0 alone"
+	expect_reply c c0 10.0.0.2 "$MAC1" "kernel path: 10.0.0.2 answered by eth1 alone"
+	ctl_as alice status --json
+	[ "$RC" = 0 ] || fail "kernel path: arpownctl status --json exited $RC: $OUT"
+	paths=$(python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(" ".join("%s=%s" % (i["name"], i.get("answer_path")) for i in sorted(d["managed"], key=lambda i: i["name"])))' <<<"$OUT") ||
+		fail "kernel path: arpownctl status --json: $OUT"
+	expect_eq "$paths" "eth0=kernel eth1=kernel" "kernel path: arpownctl status says which path answers each interface"
+	# SIGKILL: ExecStopPost's --restore takes the program away, Restart= puts one back
+	old=$MAIN
+	ce systemctl kill -s KILL arpownd || fail "systemctl kill -s KILL arpownd"
+	wait_for 10000 _running_pid_not "$old" || fail "kernel path, SIGKILL: not running again"
+	[[ $(prop ExecStopPost) == *"status=0/0"* ]] || fail "kernel path, SIGKILL: ExecStopPost failed: $(prop ExecStopPost)"
+	wait_for 3000 _filters_are 11 || fail "kernel path, after SIGKILL and restart: filters eth0/eth1 $(_filters eth0)/$(_filters eth1), not one each"
+	expect_reply c c0 10.0.0.1 "$MAC0" "kernel path, after SIGKILL and restart: 10.0.0.1 answered by eth0 alone"
+	out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
+	expect_eq "$(_filters eth0)$(_filters eth1)" 00 "kernel path, stopped: no program left on eth0 or eth1"
+	expect_eq "$(pairs)" "$ORIG" "kernel path, stopped: the originals"
+	expect_reply c c0 10.0.0.1 "$MAC0" "kernel path, stopped: the kernel answers 10.0.0.1 again"
+	rm -r "$MERGED/etc/systemd/system/arpownd.service.d"
+	ce systemctl daemon-reload || fail "daemon-reload"
+	install -m 0600 "$SRC/conf/arpownd.conf" "$MERGED$CONFFILE"
+else
+	say "kernel answer path: not built (no libbpf), nothing to check"
+fi
+
 # ---- boot order: before the network, after sysctl ------------------------
 # A stand-in network manager, ordered as systemd-networkd.service is, in the
 # same boot transaction as the enabled arpownd: when it adds its address,
