@@ -4,16 +4,13 @@
  * then the links, the capture, the originals saved, the sysctls set,
  * READY; stop undoes it in reverse, the sysctls first, never deaf.  Each
  * job lives in its module: sync.c (netlink), answer.c (frames),
- * announcer.c, iface.c (sysctls), pubops.c, reload.c, commands.c. */
+ * announcer.c, iface.c (sysctls), pubops.c, reload.c, commands.c,
+ * kanswer.c (the kernel path), status.c (STATUS=), nslock.c. */
 #include "config.h"
 
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <ev.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +33,7 @@
 #include "msgid.h"
 #include "notes.h"
 #include "notify.h"
+#include "nslock.h"
 #include "policy.h"
 #include "priv.h"
 #include "pubops.h"
@@ -44,6 +42,7 @@
 #include "rtnl.h"
 #include "statedir.h"
 #include "statefile.h"
+#include "status.h"
 #include "stats.h"
 #include "sync.h"
 #include "table.h"
@@ -66,10 +65,6 @@ static const int handled[] = {
 	SIGPROF, SIGIO, SIGXCPU, SIGPWR,
 };
 #define NSIGNALS	(sizeof(handled) / sizeof(handled[0]))
-
-struct tally {
-	size_t	answering, monitor, addrs;
-};
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -103,8 +98,7 @@ struct daemon {
 	struct cmd		*cmd;
 	/* STATUS= as last sent */
 	bool			 status_sent;
-	struct tally		 status;
-	uint64_t		 status_pub;
+	struct sst		 status;
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
@@ -124,51 +118,12 @@ handled_set(sigset_t *set)
 		sigaddset(set, handled[i]);
 }
 
-static int
-tally_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct tally *t = arg;
-
-	if (!ifp->managed)
-		return 0;
-	if (pol_answers(ifp->mode)) {
-		t->answering++;
-		t->addrs += ifp->naddrs;
-	} else if (ifp->mode == POL_MONITOR)
-		t->monitor++;
-	return 0;
-}
-
-/* STATUS= for systemctl status, sent when it changed: not a datagram
- * per netlink wake-up.  Monitor mode is named apart: arpownd answers
- * nothing there, and a host left in it must not look protected. */
 static void
 report_status(void *arg)
 {
 	struct daemon *d = arg;
-	struct tally t = { 0, 0, 0 };
-	char mon[96] = "", pub[64] = "";
-	uint64_t published = 0;
-	size_t i;
 
-	tbl_iface_each(d->tbl, tally_cb, &t);
-	for (i = 0; d->pub != NULL && i < pub_count(d->pub); i++)
-		published += rng_count(&pub_at(d->pub, i)->set);
-	if (d->status_sent && t.answering == d->status.answering &&
-	    t.monitor == d->status.monitor && t.addrs == d->status.addrs &&
-	    published == d->status_pub)
-		return;
-	d->status_sent = true;
-	d->status = t;
-	d->status_pub = published;
-	if (t.monitor > 0)
-		snprintf(mon, sizeof(mon), "; %zu in monitor mode (the kernel answers "
-		    "there)", t.monitor);
-	if (published > 0)
-		snprintf(pub, sizeof(pub), "; %" PRIu64 " published", published);
-	notify_send("STATUS=answering ARP on %zu interface%s for %zu address%s%s%s",
-	    t.answering, t.answering == 1 ? "" : "s", t.addrs, t.addrs == 1 ? "" : "es",
-	    mon, pub);
+	sst_report(d->tbl, d->pub, &d->status, &d->status_sent);
 }
 
 static const struct state_orig *
@@ -362,34 +317,6 @@ loop_setup(struct daemon *d)
  * Start and stop
  */
 
-/*
- * One arpownd per network namespace: two, with two state directories,
- * would both answer every request, and the second would record the
- * first's 8 as an original.  An abstract AF_UNIX name is the lock:
- * abstract names live in the network namespace, and go with the process.
- */
-static int
-netns_lock(void)
-{
-	struct sockaddr_un sun;
-	static const char name[] = "arpownd";
-	int fd;
-
-	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	memcpy(sun.sun_path + 1, name, sizeof(name) - 1);	/* sun_path[0] = 0 */
-	if (bind(fd, (struct sockaddr *)&sun,
-	    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + sizeof(name))) == -1) {
-		int e = errno;
-
-		close(fd);
-		return errno = e, -1;
-	}
-	return fd;
-}
-
 struct silent {
 	int	*v;
 	size_t	 n, cap;
@@ -458,7 +385,7 @@ start_root(struct daemon *d, struct state *st)
 	char err[512];
 	bool fatal;
 
-	if ((d->nslock = netns_lock()) == -1) {
+	if ((d->nslock = nsl_take()) == -1) {
 		if (errno == EADDRINUSE)
 			log_warnx("another arpownd runs in this network namespace; not "
 			    "starting, nothing changed");
