@@ -132,6 +132,7 @@ ho_drain(int fd, uint64_t before, ho_fn *fn, void *arg)
 	struct msghdr mh;
 	struct iovec iov;
 	struct timespec t;
+	uint32_t idx;
 	int n = 0, i;
 	ssize_t r;
 
@@ -167,7 +168,8 @@ ho_drain(int fd, uint64_t before, ho_fn *fn, void *arg)
 		 * the Ethernet source; then the ARP body */
 		memset(pkt, 0, ARP_SLL2_LEN);
 		memcpy(pkt, frame + 12, 2);
-		memcpy(pkt + 4, &(uint32_t){ htonl((uint32_t)sll.sll_ifindex) }, 4);
+		idx = htonl((uint32_t)sll.sll_ifindex);
+		memcpy(pkt + 4, &idx, 4);
 		pkt[9] = ARPHRD_ETHER;
 		pkt[10] = sll.sll_pkttype;
 		pkt[11] = ETH_ALEN;

@@ -272,7 +272,6 @@ pub_sync(struct kan *k)
 {
 	struct want_pg w = { k, NULL, 0, 0, false };
 	size_t i, j;
-	int c;
 
 	tbl_iface_each(k->d.tbl, want_pg_cb, &w);
 	if (w.oom) {
@@ -284,7 +283,7 @@ pub_sync(struct kan *k)
 	if (w.n > 1)
 		qsort(w.v, w.n, sizeof(*w.v), pg_cmp);
 	for (i = 0, j = 0; i < k->npg; i++) {
-		while (j < w.n && (c = pg_cmp(&w.v[j], &k->pg[i])) < 0)
+		while (j < w.n && pg_cmp(&w.v[j], &k->pg[i]) < 0)
 			j++;
 		if (j == w.n || pg_cmp(&w.v[j], &k->pg[i]) != 0)
 			(void)kp_del_answer(k->kp, k->pg[i].ifindex, k->pg[i].addr);

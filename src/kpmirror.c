@@ -1,0 +1,343 @@
+/* kpmirror.c — the kernel's own links and IPv4 address entries, mirrored
+ * into kp_links and kp_alive, which the program confirms every answer
+ * against: the dump at open and after a lost notification (resync), and
+ * the two sockets that keep the mirror honest while the daemon cannot:
+ * the netlink watcher (a socket filter that revokes entries in the
+ * kernel, synchronously, as the notifications are sent) and the liveness
+ * socket (gone with the process, and the answers with it). */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <libmnl/libmnl.h>
+
+#include "answer.skel.h"
+#include "kpint.h"
+
+#ifndef SO_ATTACH_BPF
+#define SO_ATTACH_BPF		50
+#endif
+
+#define RESYNC_TRIES	8
+
+struct resync {
+	struct kp		*kp;
+	uint32_t		*links;		/* keys we inserted, and their ids */
+	uint64_t		*link_ids;
+	size_t			 nlinks, alinks;
+	struct kp_ifa_key	*addrs;
+	uint64_t		*addr_ids;
+	size_t			 naddrs, aaddrs;
+	int			 err;
+};
+
+static int
+grow(void **v, void **ids, size_t *alloc, size_t n, size_t sz)
+{
+	void *nv, *ni;
+	size_t na;
+
+	if (n < *alloc)
+		return 0;
+	na = *alloc ? *alloc * 2 : 64;
+	if ((nv = realloc(*v, na * sz)) == NULL)
+		return -1;
+	*v = nv;
+	if ((ni = realloc(*ids, na * sizeof(uint64_t))) == NULL)
+		return -1;
+	*ids = ni;
+	*alloc = na;
+	return 0;
+}
+
+static int
+rs_link(const struct nlmsghdr *nlh, void *arg)
+{
+	struct resync *rs = arg;
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+	struct kp_link l;
+	bool have_mac = false;
+	uint32_t idx;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
+	    !(ifi->ifi_flags & IFF_UP))
+		return 0;
+	memset(&l, 0, sizeof(l));
+	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
+		if (mnl_attr_get_type(a) == IFLA_ADDRESS && mnl_attr_get_payload_len(a) == 6) {
+			memcpy(l.mac, mnl_attr_get_payload(a), 6);
+			have_mac = true;
+		} else if (mnl_attr_get_type(a) == IFLA_MASTER && mnl_attr_get_payload_len(a) == 4)
+			l.master = mnl_attr_get_u32(a);
+	}
+	if (!have_mac)
+		return 0;
+	l.id = rs->kp->user_id++;
+	idx = (uint32_t)ifi->ifi_index;
+	if (bpf_map_update_elem(rs->kp->fd_links, &idx, &l, BPF_NOEXIST) == 0) {
+		if (grow((void **)&rs->links, (void **)&rs->link_ids, &rs->alinks, rs->nlinks,
+		    sizeof(*rs->links)) == -1)
+			return rs->err = -1;
+		rs->links[rs->nlinks] = idx;
+		rs->link_ids[rs->nlinks++] = l.id;
+	} else if (errno != EEXIST && errno != E2BIG)	/* full: never answered there */
+		return rs->err = -1;
+	return 0;
+}
+
+static int
+rs_addr(const struct nlmsghdr *nlh, void *arg)
+{
+	struct resync *rs = arg;
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+	uint32_t local = 0, address = 0;
+	bool have_l = false, have_a = false;
+	struct kp_ifa_key k;
+	uint64_t id;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifa) ||
+	    ifa->ifa_family != AF_INET || ifa->ifa_prefixlen > 32)
+		return 0;
+	mnl_attr_for_each(a, nlh, sizeof(*ifa)) {
+		if (mnl_attr_get_payload_len(a) != 4)
+			continue;
+		if (mnl_attr_get_type(a) == IFA_LOCAL) {
+			memcpy(&local, mnl_attr_get_payload(a), 4);
+			have_l = true;
+		} else if (mnl_attr_get_type(a) == IFA_ADDRESS) {
+			memcpy(&address, mnl_attr_get_payload(a), 4);
+			have_a = true;
+		}
+	}
+	if (!have_l && !have_a)
+		return 0;
+	if (!have_l)
+		local = address;
+	if (!have_a)
+		address = local;
+	kp_ifa_key(&k, (int)ifa->ifa_index, local, address, ifa->ifa_prefixlen);
+	id = rs->kp->user_id++;
+	if (bpf_map_update_elem(rs->kp->fd_alive, &k, &id, BPF_NOEXIST) == 0) {
+		if (grow((void **)&rs->addrs, (void **)&rs->addr_ids, &rs->aaddrs, rs->naddrs,
+		    sizeof(*rs->addrs)) == -1)
+			return rs->err = -1;
+		rs->addrs[rs->naddrs] = k;
+		rs->addr_ids[rs->naddrs++] = id;
+	} else if (errno != EEXIST && errno != E2BIG)	/* full: never confirmed */
+		return rs->err = -1;
+	return 0;
+}
+
+static int
+read_watch(struct kp *kp, struct kp_watch *w)
+{
+	uint32_t zero = 0;
+
+	return bpf_map_lookup_elem(kp->fd_watch, &zero, w);
+}
+
+int
+kpm_read_conf(struct kp *kp, struct kp_conf *c)
+{
+	uint32_t zero = 0;
+
+	return bpf_map_lookup_elem(kp->fd_conf, &zero, c);
+}
+
+int
+kpm_write_conf(struct kp *kp, const struct kp_conf *c)
+{
+	uint32_t zero = 0;
+
+	return bpf_map_update_elem(kp->fd_conf, &zero, c, BPF_ANY);
+}
+
+/* Delete every key of a hash map (collected first: deleting while walking
+ * restarts the walk). */
+static int
+wipe(int fd, size_t keysz)
+{
+	char *keys = NULL, *k, *nk;
+	size_t n = 0, a = 0, i;
+
+	for (k = NULL;; k = keys + (n - 1) * keysz) {
+		if (n == a) {
+			a = a ? a * 2 : 256;
+			if ((nk = realloc(keys, a * keysz)) == NULL) {
+				free(keys);
+				return -1;
+			}
+			keys = nk;
+			k = n > 0 ? keys + (n - 1) * keysz : NULL;
+		}
+		if (bpf_map_get_next_key(fd, k, keys + n * keysz) != 0)
+			break;
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, keys + i * keysz);
+	free(keys);
+	return 0;
+}
+
+/*
+ * Fill kp_links and kp_alive with what the kernel holds now.  The watcher
+ * runs meanwhile and wins every race but one: a dump read before a delete
+ * and written after it would bring the deleted entry back.  The watcher
+ * counts every revoking event before it acts, so when the count moved
+ * while we wrote, what we wrote is taken back (the watcher's own entries
+ * stay) and it is done again.  An entry missing is safe (not answered
+ * here, the capture path answers); one too many is what must not be.
+ */
+int
+kpm_resync(struct kp *kp, bool full)
+{
+	struct kp_watch w0, w1;
+	struct kp_conf cf;
+	struct ifinfomsg ifi;
+	struct ifaddrmsg ifa;
+	struct resync rs;
+	uint64_t v;
+	size_t i;
+	int tries;
+
+	for (tries = 0; tries < RESYNC_TRIES; tries++) {
+		memset(&rs, 0, sizeof(rs));
+		rs.kp = kp;
+		if (read_watch(kp, &w0) == -1 || kpm_read_conf(kp, &cf) == -1)
+			return -1;
+		if (full || w0.bad_gen != cf.ok_gen) {
+			/* something was missed: start from nothing */
+			if (wipe(kp->fd_links, sizeof(uint32_t)) == -1 ||
+			    wipe(kp->fd_alive, sizeof(struct kp_ifa_key)) == -1)
+				return -1;
+		}
+		memset(&ifi, 0, sizeof(ifi));
+		ifi.ifi_family = AF_UNSPEC;
+		memset(&ifa, 0, sizeof(ifa));
+		ifa.ifa_family = AF_INET;
+		if (kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), rs_link, &rs) == -1 ||
+		    kpn_dump(RTM_GETADDR, &ifa, sizeof(ifa), rs_addr, &rs) == -1 || rs.err == -1 ||
+		    read_watch(kp, &w1) == -1) {
+			free(rs.links);
+			free(rs.link_ids);
+			free(rs.addrs);
+			free(rs.addr_ids);
+			return -1;
+		}
+		if (w1.revokes == w0.revokes) {
+			if (cf.ok_gen != w0.bad_gen) {
+				cf.ok_gen = w0.bad_gen;
+				if (kpm_write_conf(kp, &cf) == -1)
+					return -1;
+			}
+			free(rs.links);
+			free(rs.link_ids);
+			free(rs.addrs);
+			free(rs.addr_ids);
+			return 0;
+		}
+		/* take back what we wrote: it may include a deleted entry */
+		for (i = 0; i < rs.nlinks; i++) {
+			struct kp_link l;
+
+			if (bpf_map_lookup_elem(kp->fd_links, &rs.links[i], &l) == 0 &&
+			    l.id == rs.link_ids[i])
+				bpf_map_delete_elem(kp->fd_links, &rs.links[i]);
+		}
+		for (i = 0; i < rs.naddrs; i++)
+			if (bpf_map_lookup_elem(kp->fd_alive, &rs.addrs[i], &v) == 0 &&
+			    v == rs.addr_ids[i])
+				bpf_map_delete_elem(kp->fd_alive, &rs.addrs[i]);
+		free(rs.links);
+		free(rs.link_ids);
+		free(rs.addrs);
+		free(rs.addr_ids);
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+bool
+kp_needs_resync(struct kp *kp)
+{
+	struct kp_watch w;
+	struct kp_conf c;
+
+	return read_watch(kp, &w) == 0 && kpm_read_conf(kp, &c) == 0 && w.bad_gen != c.ok_gen;
+}
+
+int
+kp_resync(struct kp *kp)
+{
+	return kpm_resync(kp, true);
+}
+
+/* ------------------------------------------------------------ sockets */
+
+/* The watcher: an rtnetlink socket on the link and IPv4 address groups,
+ * the filter attached before it joins them, nothing ever queued. */
+int
+kpm_watch_open(struct kp *kp)
+{
+	struct sockaddr_nl sa;
+	int fd, pfd = bpf_program__fd(kp->skel->progs.arpownd_nlwatch);
+
+	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &pfd, sizeof(pfd)) == -1)
+		goto fail;
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	sa.nl_groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == -1)
+		goto fail;
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+/* The liveness socket: UDP, bound with IP_FREEBIND to a random 127/8
+ * address; the program answers only while a lookup finds it, so a killed
+ * daemon (whose watcher died with it) stops the answers at once. */
+int
+kpm_live_open(struct kp *kp, struct kp_conf *cf)
+{
+	struct sockaddr_in sin;
+	socklen_t sl = sizeof(sin);
+	uint8_t r[3];
+	int fd, one = 1;
+
+	if (getrandom(r, sizeof(r), 0) != sizeof(r))
+		return -1;
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)(r[0] | 0x80) << 16 |
+	    (uint32_t)r[1] << 8 | (uint32_t)(r[2] | 1));
+	if (setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&sin, &sl) == -1) {
+		close(fd);
+		return -1;
+	}
+	cf->live_addr = sin.sin_addr.s_addr;
+	cf->live_port = sin.sin_port;
+	cf->flags |= KP_CF_LIVENESS;
+	(void)kp;
+	return fd;
+}

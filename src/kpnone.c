@@ -1,0 +1,52 @@
+/* kpnone.c — the kernel answer path where arpownd is built without BPF
+ * (configure --disable-bpf, or no clang/libbpf/bpftool): kp_open says so,
+ * every other call fails with ENOSYS, and callers need no #ifdef. */
+#include "config.h"
+
+#include "kpath.h"
+
+
+#include <errno.h>
+#include <stdio.h>
+
+struct kp *
+kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
+{
+	(void)max_addrs;
+	(void)max_links;
+	if (why != NULL && whylen > 0)
+		snprintf(why, whylen, "built without BPF support (configure --enable-bpf)");
+	errno = ENOSYS;
+	return NULL;
+}
+
+void kp_close(struct kp *kp) { (void)kp; }
+int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen)
+{ (void)kp; (void)ifindex; (void)why; (void)whylen; errno = ENOSYS; return -1; }
+int kp_detach(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
+int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
+    unsigned flags)
+{ (void)kp; (void)ifindex; (void)mode; (void)mac; (void)master; (void)flags; errno = ENOSYS; return -1; }
+int kp_del_iface(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
+int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n)
+{ (void)kp; (void)ifindex; (void)addr; (void)refs; (void)n; errno = ENOSYS; return -1; }
+int kp_set_published(struct kp *kp, int ifindex, uint32_t addr, const uint8_t mac[6])
+{ (void)kp; (void)ifindex; (void)addr; (void)mac; errno = ENOSYS; return -1; }
+int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr)
+{ (void)kp; (void)ifindex; (void)addr; errno = ENOSYS; return -1; }
+int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n)
+{ (void)kp; (void)addr; (void)holders; (void)n; errno = ENOSYS; return -1; }
+int kp_del_local(struct kp *kp, uint32_t addr) { (void)kp; (void)addr; errno = ENOSYS; return -1; }
+int kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist)
+{ (void)kp; (void)ifindex; (void)v; (void)n; (void)allowlist; errno = ENOSYS; return -1; }
+int kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate)
+{ (void)kp; (void)sender_rate; (void)total_rate; (void)learn_rate; errno = ENOSYS; return -1; }
+int kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS])
+{ (void)kp; (void)ifindex; (void)out; errno = ENOSYS; return -1; }
+const char *kp_counter_name(int i) { (void)i; return "?"; }
+int kp_events_fd(const struct kp *kp) { (void)kp; return -1; }
+int kp_consume(struct kp *kp, kp_event_fn *fn, void *arg)
+{ (void)kp; (void)fn; (void)arg; errno = ENOSYS; return -1; }
+bool kp_needs_resync(struct kp *kp) { (void)kp; return false; }
+int kp_resync(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
+int kp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; }
