@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kpath_abi.h"
 
@@ -84,6 +85,22 @@ const char *kp_counter_name(int i);
 int kp_events_fd(const struct kp *kp);
 /* Hand every waiting event to fn; how many, or -1. */
 int kp_consume(struct kp *kp, kp_event_fn *fn, void *arg);
+/* The interfaces (at most max, into v; *all when there were more) with a
+ * grant or setting written, since the last call, before the mirror held
+ * the kernel entry or link instance it depends on: the daemon read its
+ * netlink notification before the watcher, on another socket of the same
+ * broadcast, had run.  Such a grant is safe (it never confirms: frames go
+ * up to the capture path); written again a moment later, it answers.
+ * How many. */
+#define KP_UNCONF_MAX	16	/* interfaces remembered, then "all" */
+size_t kp_take_unconfirmed(struct kp *kp, int *v, size_t max, bool *all);
+/* The netlink watcher's own counters (struct kp_watch: ids handed out,
+ * revoking events, notifications it could not read); 0 or -1.  For tests
+ * and diagnosis: what the program made of the kernel's notifications. */
+int kp_watch_stats(struct kp *kp, struct kp_watch *out);
+/* Print the kernel's mirror (kp_alive) and the grants (kp_answers), one
+ * line each, onto f: for diagnosis (kptest --dump). */
+void kp_dump(struct kp *kp, FILE *f);
 /* Did the watcher meet a notification it could not read (answers stop)? */
 bool kp_needs_resync(struct kp *kp);
 /* Read the kernel's links and addresses again; 0, or -1 (answers stay stopped). */

@@ -36,6 +36,10 @@ struct kp {
 	struct kp_att	*att;
 	size_t		 natt, aatt;
 	uint64_t	*pcpu;		/* ncpu values, for reads and writes */
+	/* grants written before the mirror held their entry (kp_take_unconfirmed) */
+	int		 unconf[KP_UNCONF_MAX];
+	size_t		 nunconf;
+	bool		 unconf_all;
 };
 
 /* kpath.c: why, formatted (nothing when why is NULL or len 0) */

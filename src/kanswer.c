@@ -59,7 +59,17 @@ struct kan {
 	size_t			 nifs, aifs;
 	struct kan_pg		*pg;
 	size_t			 npg;
+	/* interfaces whose grants went in before the mirror held their
+	 * entries: written again on a short timer, a few times (retry_cb) */
+	ev_timer		 retry;
+	int			 retry_if[KP_UNCONF_MAX];
+	size_t			 nretry;
+	bool			 retry_all;
+	unsigned		 tries;
 };
+
+#define RETRY_FIRST	0.002	/* s: the watcher has run by then, nearly always */
+#define RETRY_TRIES	8	/* doubling: about half a second in all */
 
 static bool
 asks(int path)
@@ -381,6 +391,69 @@ iface(struct kan *k, struct tbl_iface *ifp)
 	ifp->kpath = s->attached;
 }
 
+/* Collect what kpath.c could not confirm while writing; arm the retry.
+ * A write from the timer itself counts a try; any other starts afresh. */
+static void
+recheck(struct kan *k, bool from_timer)
+{
+	int v[KP_UNCONF_MAX];
+	bool all;
+	size_t n, i, j;
+
+	n = kp_take_unconfirmed(k->kp, v, KP_UNCONF_MAX, &all);
+	k->retry_all |= all;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < k->nretry && k->retry_if[j] != v[i]; j++)
+			;
+		if (j < k->nretry)
+			continue;
+		if (k->nretry < KP_UNCONF_MAX)
+			k->retry_if[k->nretry++] = v[i];
+		else
+			k->retry_all = true;
+	}
+	if (k->nretry == 0 && !k->retry_all)
+		return;
+	if (!from_timer)
+		k->tries = 0;
+	else if (++k->tries >= RETRY_TRIES) {
+		/* the entry really is not there (a link down, an address
+		 * going): the next change that concerns it writes it again */
+		k->nretry = 0;
+		k->retry_all = false;
+		return;
+	}
+	if (!ev_is_active(&k->retry)) {
+		ev_timer_set(&k->retry, RETRY_FIRST * (double)(1u << k->tries), 0.);
+		ev_timer_start(k->d.loop, &k->retry);
+	}
+}
+
+static void
+retry_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct kan *k = w->data;
+	int v[KP_UNCONF_MAX];
+	bool all = k->retry_all;
+	size_t n = k->nretry, i;
+	struct tbl_iface *ifp;
+	struct kan_if *s;
+
+	(void)loop;
+	(void)revents;
+	memcpy(v, k->retry_if, n * sizeof(*v));
+	k->nretry = 0;
+	k->retry_all = false;
+	for (i = 0; i < (all ? k->nifs : n); i++) {
+		int idx = all ? k->ifs[i].ifindex : v[i];
+
+		if ((s = slot(k, idx, false)) != NULL && s->attached &&
+		    (ifp = tbl_iface(k->d.tbl, idx)) != NULL)
+			feed(k, ifp);
+	}
+	recheck(k, true);
+}
+
 void
 kan_iface(struct kan *k, struct tbl_iface *ifp)
 {
@@ -388,6 +461,7 @@ kan_iface(struct kan *k, struct tbl_iface *ifp)
 		return;
 	iface(k, ifp);
 	pub_sync(k);
+	recheck(k, false);
 }
 
 static int
@@ -403,6 +477,7 @@ refeed(struct kan *k)
 {
 	tbl_iface_each(k->d.tbl, iface_cb, k);
 	pub_sync(k);
+	recheck(k, false);
 }
 
 void
@@ -458,6 +533,7 @@ kan_change(struct kan *k, const struct ls_change *c)
 		else
 			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
 		pub_sync(k);
+		recheck(k, false);
 		return;
 	}
 	if (c->what & (LS_NEW | LS_RENAMED | LS_MAC | LS_UPDOWN | LS_READY))
@@ -528,6 +604,8 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	k->conf = c;
 	k->pub = p;
 	k->started = true;
+	ev_timer_init(&k->retry, retry_cb, RETRY_FIRST, 0.);
+	k->retry.data = k;
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
 	if (kpf_all(k->kp, k->d.tbl) == -1)
 		log_warnx("kernel answer path: not every address could be written; the "
@@ -548,6 +626,7 @@ kan_close(struct kan *k)
 	if (k->started) {
 		kan_fold(k);
 		ev_io_stop(k->d.loop, &k->ev_w);
+		ev_timer_stop(k->d.loop, &k->retry);
 		for (i = 0; i < k->nifs; i++) {
 			struct tbl_iface *ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex);
 

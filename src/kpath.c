@@ -268,7 +268,9 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 		e = -r;
 		log_tail(klog, tail, sizeof(tail));
 		if (tail[0] != '\0')
-			kp_setwhy(why, whylen, "the kernel's verifier refused the program: %s", tail);
+			kp_setwhy(why, whylen, "the kernel's verifier refused the program: %s%s", tail,
+			    strstr(tail, "spilled pointer") != NULL ? " (this kernel needs CAP_PERFMON "
+			    "for the load as well: see kernel-path.conf)" : "");
 		else if (e == EPERM || e == EACCES)
 			kp_setwhy(why, whylen, "not permitted to load BPF programs (needs CAP_BPF and "
 			    "CAP_NET_ADMIN): %s", strerror(e));
@@ -406,6 +408,33 @@ kp_detach(struct kp *kp, int ifindex)
 
 /* ------------------------------------------------------------- grants */
 
+/* ifindex has a grant or a setting the mirror cannot confirm yet. */
+static void
+unconfirmed(struct kp *kp, int ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < kp->nunconf; i++)
+		if (kp->unconf[i] == ifindex)
+			return;
+	if (kp->nunconf < KP_UNCONF_MAX)
+		kp->unconf[kp->nunconf++] = ifindex;
+	else
+		kp->unconf_all = true;
+}
+
+size_t
+kp_take_unconfirmed(struct kp *kp, int *v, size_t max, bool *all)
+{
+	size_t n = kp->nunconf < max ? kp->nunconf : max;
+
+	memcpy(v, kp->unconf, n * sizeof(*v));
+	*all = kp->unconf_all || kp->nunconf > max;
+	kp->nunconf = 0;
+	kp->unconf_all = false;
+	return n;
+}
+
 int
 kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
     unsigned flags)
@@ -422,8 +451,10 @@ kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int mas
 	 * and master: otherwise an event the daemon has not read yet changed
 	 * them, and nothing is answered until it has */
 	if (bpf_map_lookup_elem(kp->fd_links, &k, &l) == 0 && memcmp(l.mac, mac, 6) == 0 &&
-	    l.master == (uint32_t)master)
+	    l.master == (uint32_t)master && l.id != 0)
 		v.link_id = l.id;
+	else
+		unconfirmed(kp, ifindex);
 	return bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY);
 }
 
@@ -454,10 +485,18 @@ fill_refs(struct kp *kp, struct kp_answer *a, const struct kp_ifa *refs, size_t 
 
 		kp_ifa_key(&r->ifa, refs[i].ifindex, refs[i].local, refs[i].prefix, refs[i].plen);
 		r->kind = refs[i].kind;
-		if (bpf_map_lookup_elem(kp->fd_alive, &r->ifa, &r->id) == -1)
+		/* 0 is no instance (the watcher's ids start at 1, ours at
+		 * USER_ID_BASE + 1); on 6.1 a lookup racing the watcher's
+		 * insert was seen to return it */
+		if (bpf_map_lookup_elem(kp->fd_alive, &r->ifa, &r->id) == -1 || r->id == 0) {
 			r->id = 0;
-		if (holders)
+			unconfirmed(kp, refs[i].ifindex);
+		}
+		if (holders) {
 			r->link_id = bpf_map_lookup_elem(kp->fd_links, &li, &l) == 0 ? l.id : 0;
+			if (r->link_id == 0)
+				unconfirmed(kp, refs[i].ifindex);
+		}
 	}
 }
 

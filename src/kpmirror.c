@@ -7,7 +7,9 @@
  * socket (gone with the process, and the answers with it). */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -268,6 +270,44 @@ kpm_resync(struct kp *kp, bool full)
 	}
 	errno = EAGAIN;
 	return -1;
+}
+
+int
+kp_watch_stats(struct kp *kp, struct kp_watch *out)
+{
+	return read_watch(kp, out);
+}
+
+void
+kp_dump(struct kp *kp, FILE *f)
+{
+	struct kp_ifa_key k, *pk = NULL;
+	struct kp_ans_key ak, *pak = NULL;
+	struct kp_answer a;
+	char l[INET_ADDRSTRLEN], n[INET_ADDRSTRLEN];
+	uint64_t id;
+	int i;
+
+	while (bpf_map_get_next_key(kp->fd_alive, pk, &k) == 0) {
+		pk = &k;
+		if (bpf_map_lookup_elem(kp->fd_alive, &k, &id) == 0)
+			fprintf(f, "alive ifindex=%u local=%s net=%s/%u pad=%02x%02x%02x id=%llu\n",
+			    k.ifindex, inet_ntop(AF_INET, &k.local, l, sizeof(l)),
+			    inet_ntop(AF_INET, &k.net, n, sizeof(n)), k.plen, k.pad[0], k.pad[1],
+			    k.pad[2], (unsigned long long)id);
+	}
+	while (bpf_map_get_next_key(kp->fd_answers, pak, &ak) == 0) {
+		pak = &ak;
+		if (bpf_map_lookup_elem(kp->fd_answers, &ak, &a) != 0)
+			continue;
+		fprintf(f, "grant ifindex=%u addr=%s flags=%#x", ak.ifindex,
+		    inet_ntop(AF_INET, &ak.addr, l, sizeof(l)), a.flags);
+		for (i = 0; i < a.nref && i < KP_NREF; i++)
+			fprintf(f, " ref=%u:%s/%u:%llu", a.ref[i].ifa.ifindex,
+			    inet_ntop(AF_INET, &a.ref[i].ifa.local, n, sizeof(n)), a.ref[i].ifa.plen,
+			    (unsigned long long)a.ref[i].id);
+		fputc('\n', f);
+	}
 }
 
 bool

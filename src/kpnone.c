@@ -47,6 +47,10 @@ const char *kp_counter_name(int i) { (void)i; return "?"; }
 int kp_events_fd(const struct kp *kp) { (void)kp; return -1; }
 int kp_consume(struct kp *kp, kp_event_fn *fn, void *arg)
 { (void)kp; (void)fn; (void)arg; errno = ENOSYS; return -1; }
+int kp_watch_stats(struct kp *kp, struct kp_watch *out) { (void)kp; (void)out; errno = ENOSYS; return -1; }
+void kp_dump(struct kp *kp, FILE *f) { (void)kp; (void)f; }
+size_t kp_take_unconfirmed(struct kp *kp, int *v, size_t max, bool *all)
+{ (void)kp; (void)v; (void)max; *all = false; return 0; }
 bool kp_needs_resync(struct kp *kp) { (void)kp; return false; }
 int kp_resync(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
 int kp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; }

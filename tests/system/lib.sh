@@ -260,7 +260,8 @@ _bus_or_gone() { _nspawn_gone || test -S "/proc/$LEADER/root/run/systemd/private
 # systemd finished starting up (is-system-running --wait), at most 60 s.
 # nspawn keeps CAP_NET_ADMIN out of the container's bounding set unless it
 # made the network itself (--private-network); a host's systemd has it, and
-# without it the unit cannot grant it to the daemon.  CAP_BPF and bpf()
+# without it the unit cannot grant it to the daemon.  CAP_BPF, CAP_PERFMON
+# and bpf()
 # likewise, for the kernel answer path's drop-in (kernel-path.conf).
 boot() {
 	local log st t0
@@ -281,7 +282,7 @@ boot() {
 		exec systemd-nspawn --quiet --boot --directory="$root" --machine=arpownd-test \
 			--register=no --keep-unit --link-journal=no --resolv-conf=off \
 			--timezone=off --console=pipe --network-namespace-path="$netns" \
-			--capability=CAP_NET_ADMIN,CAP_BPF --system-call-filter=bpf' \
+			--capability=CAP_NET_ADMIN,CAP_BPF,CAP_PERFMON --system-call-filter=bpf' \
 		sh "$MERGED" "/run/netns/${NS_PREFIX}h" "${CGROUPS[@]}" </dev/null >"$log" 2>&1 &
 	NSPAWN_PID=$!
 	_track "$NSPAWN_PID"

@@ -534,8 +534,8 @@ expect_eq "$(pairs)" "$ORIG" "after 3 restarts, stop restores the true originals
 journal_json "$TMPDIR_T/journal.json"
 
 # ---- the kernel answer path, with the shipped drop-in ------------------
-# kernel-path.conf adds CAP_BPF (and bpf(), capset(), AF_INET) to the
-# unit: the program loads, CAP_BPF is given up before READY=1, the
+# kernel-path.conf adds CAP_BPF, CAP_PERFMON (and bpf(), capset(), AF_INET)
+# to the unit: the program loads, both are given up before READY=1, the
 # exposure stays at most 2.0, and a stop or a SIGKILL leaves no program
 # answering.  Only where the daemon was built with it (libbpf linked).
 _filters() { ns h tc filter show dev "$1" ingress 2>/dev/null | grep -c arpownd_answer; }
@@ -564,9 +564,9 @@ if ce ldd "$SBIN/arpownd" | grep -q libbpf; then
 	HP=$(host_pid "$MAIN") || fail "no host pid for $MAIN"
 	ps_st=/proc/$HP/status
 	for c in CapEff CapPrm CapAmb; do
-		expect_eq "$(awk -v c="$c:" '$1 == c { print $2 }' "$ps_st")" 0000000000003000 "kernel path, running: $c = CAP_NET_RAW + CAP_NET_ADMIN (CAP_BPF given up)"
+		expect_eq "$(awk -v c="$c:" '$1 == c { print $2 }' "$ps_st")" 0000000000003000 "kernel path, running: $c = CAP_NET_RAW + CAP_NET_ADMIN (CAP_BPF, CAP_PERFMON given up)"
 	done
-	expect_eq "$(awk '/^CapBnd:/ { print $2 }' "$ps_st")" 0000008000003000 "kernel path: CapBnd = CAP_NET_RAW + CAP_NET_ADMIN + CAP_BPF"
+	expect_eq "$(awk '/^CapBnd:/ { print $2 }' "$ps_st")" 000000c000003000 "kernel path: CapBnd = CAP_NET_RAW + CAP_NET_ADMIN + CAP_BPF + CAP_PERFMON"
 	sec=$(ce systemd-analyze security --no-pager arpownd.service 2>&1)
 	score=$(sed -n 's/.*Overall exposure level for arpownd.service: \([0-9.]*\).*/\1/p' <<<"$sec")
 	awk -v s="$score" 'BEGIN { exit !(s != "" && s <= 2.0) }' || fail "kernel-path.conf: exposure '$score', more than 2.0: $sec"

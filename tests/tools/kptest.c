@@ -49,7 +49,7 @@ static struct {
 	struct rng	 allow, deny, ours;
 	bool		 has_allow, has_deny, has_ours;
 	const char	*drop;
-	bool		 keep_bpf, load_after_drop;
+	bool		 keep_bpf, keep_perfmon, load_after_drop;
 	unsigned	 max_addrs, max_links;
 	uint32_t	 publish;
 	uint8_t		 publish_mac[6];
@@ -105,8 +105,34 @@ if_flags(void)
 static void
 feed_iface(struct tbl_iface *ifp)
 {
-	if (ifp->managed)
-		kpf_iface(KP, T, ifp, if_flags(), O.has_ours ? &O.ours : NULL);
+	if (ifp->managed && kpf_iface(KP, T, ifp, if_flags(), O.has_ours ? &O.ours : NULL) == -1)
+		printf("error: feed %s: %s\n", ifp->name, strerror(errno));
+}
+
+/* What kanswer.c's retry does, inline: grants written before the
+ * watcher's socket had the notification are written again, a few times. */
+static void
+refeed_unconfirmed(void)
+{
+	int v[KP_UNCONF_MAX], t;
+	struct tbl_iface *ifp;
+	size_t n, i;
+	bool all;
+
+	for (t = 0; t < 8; t++) {
+		n = kp_take_unconfirmed(KP, v, KP_UNCONF_MAX, &all);
+		if (n == 0 && !all)
+			return;
+		printf("unconfirmed try=%d n=%zu all=%d\n", t, n, all);
+		usleep(2000u << t);
+		if (all) {
+			kpf_all(KP, T);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if ((ifp = tbl_iface(T, v[i])) != NULL)
+				feed_iface(ifp);
+	}
 }
 
 /* The table, as the daemon keeps it; then the grants it changes. */
@@ -166,16 +192,22 @@ on_msg(const struct rtnl_msg *m, void *arg)
 		return;
 	if (ifp->managed && kpf_wide(m->addr, m->prefix, m->plen))
 		feed_iface(ifp);	/* a subnet: every address's grant may change */
-	else
-		kpf_addr(KP, T, m->ifindex, m->addr);
+	else if (kpf_addr(KP, T, m->ifindex, m->addr) == -1)
+		printf("error: grant of an address on ifindex %d: %s\n", m->ifindex, strerror(errno));
 }
 
 static void
 print_counters(int ifindex)
 {
 	uint64_t c[KP_NCOUNTERS];
+	struct kp_watch w;
 	int i;
 
+	kp_dump(KP, stdout);
+	if (kp_watch_stats(KP, &w) == 0)
+		printf("watch next_id=%llu revokes=%llu bad_gen=%llu\n",
+		    (unsigned long long)w.next_id, (unsigned long long)w.revokes,
+		    (unsigned long long)w.bad_gen);
 	if (kp_counters(KP, ifindex, c) == -1) {
 		printf("counters ifindex=%d unavailable\n", ifindex);
 		return;
@@ -207,7 +239,7 @@ on_event(const struct kp_event *ev, void *arg)
 }
 
 /* As root: become uid:gid keeping NET_RAW and NET_ADMIN (the daemon's
- * priv_drop), and CAP_BPF too when asked. */
+ * priv_drop), and CAP_BPF (and CAP_PERFMON) too when asked. */
 static void
 drop(void)
 {
@@ -223,6 +255,8 @@ drop(void)
 		capng_clear(CAPNG_SELECT_BOTH);
 		capng_updatev(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_NET_RAW,
 		    CAP_NET_ADMIN, CAP_BPF, -1);
+		if (O.keep_perfmon)
+			capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_PERFMON);
 		if (capng_change_id((int)uid, (int)gid, CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING) != 0)
 			die("capng_change_id to %s failed", O.drop);
 	}
@@ -287,6 +321,7 @@ static const struct option longopts[] = {
 	{ "publish", required_argument, NULL, 'p' },
 	{ "drop", required_argument, NULL, 'D' },
 	{ "keep-bpf", no_argument, NULL, 'K' },
+	{ "keep-perfmon", no_argument, NULL, 'Q' },
 	{ "load-after-drop", no_argument, NULL, 'A' },
 	{ "late", required_argument, NULL, 'l' },
 	{ "purge", no_argument, NULL, 'X' },
@@ -340,6 +375,7 @@ main(int argc, char **argv)
 		}
 		case 'D': O.drop = optarg; break;
 		case 'K': O.keep_bpf = true; break;
+		case 'Q': O.keep_bpf = O.keep_perfmon = true; break;
 		case 'A': O.load_after_drop = true; break;
 		case 'l': O.late = optarg; break;
 		case 'M': O.max_addrs = (unsigned)atol(optarg); break;
@@ -426,6 +462,7 @@ main(int argc, char **argv)
 				rtnl_dump(nl, on_msg, KP);
 				kpf_all(KP, T);
 			}
+			refeed_unconfirmed();
 		}
 		if (kp_needs_resync(KP) && kp_resync(KP) == 0) {
 			struct tbl_iface *ifp;
