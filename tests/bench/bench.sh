@@ -199,6 +199,21 @@ cpu_per_100k() {
 		'BEGIN { printf "%.3f", n ? t / hz / (n / 100000) : 0 }'
 }
 
+# the whole box's CPU seconds (every CPU's non-idle time, /proc/stat:
+# softirq included, where the kernel and the eBPF program answer) per
+# 100k answered, over 400k requests at 100k/s; the client's own share is
+# the same in every column
+box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+box_per_100k() {
+	local t0 t1 out answered
+	t0=$(box_ticks)
+	out=$(ns c "$ARPC" -q -i cv --stats -r 100000 -c 400000 -w 300 -t 8000 10.0.0.1)
+	t1=$(box_ticks)
+	answered=$(sed -n 's/^sent [0-9]* received \([0-9]*\).*/\1/p' <<<"$out")
+	awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$answered" \
+		'BEGIN { printf "%.3f", n ? t / hz / (n / 100000) : 0 }'
+}
+
 # Start arpownd in ns h as a service would (no -d: nothing logged per
 # packet), wait for READY=1; DPID, READY_MS.  It drops to an unprivileged
 # user, so the notify socket must be writable by it.
@@ -234,6 +249,7 @@ bench_stop() {
 
 echo "== kernel"
 measure K
+K_BOX=$(box_per_100k)
 # BENCH_BASELINE=path/to/an/older/arpownd: the same measures of that build,
 # in this run, beside this one (a refactoring shows no regression as ratios)
 if [ -n "${BENCH_BASELINE:-}" ]; then
@@ -251,6 +267,7 @@ bench_start
 READY1_MS=$READY_MS
 measure A
 CPU=$(cpu_per_100k)
+A_BOX=$(box_per_100k)
 # the control socket asked 100 times a second through a 200k/s flood:
 # its latency, and whether answering suffers
 c0=$(dcount)
@@ -265,6 +282,22 @@ CTLLOSS=$(awk -v o="$out" 'BEGIN { n = split(o, f, " "); for (i = 1; i < n; i++)
 CTLRATE=$(field achieved_rate "$out")
 RSS1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status")
 bench_stop
+# the kernel answer path (answer_path = kernel), where it was built: the
+# same measures, beside the kernel's and the capture path's, in this run
+P_ON=
+echo "== arpownd, answer_path = auto (the kernel path where it loads)"
+printf 'answer_path = auto\n' >>"$CONF"
+bench_start
+if grep -q 'hv: answered by the kernel path' "$TMPDIR_T/arpownd.log"; then
+	P_ON=1
+	measure P
+	P_CPU=$(cpu_per_100k)
+	P_BOX=$(box_per_100k)
+else
+	echo "(the kernel path did not load: $(grep -m1 'kernel answer path' "$TMPDIR_T/arpownd.log"))"
+fi
+bench_stop
+sed -i '$d' "$CONF"
 # the same without busy polling: what the polling costs
 printf 'busy_poll_us = 0\n' >>"$CONF"
 bench_start
@@ -337,6 +370,18 @@ pingpong
 S_PP50=$PP50
 S_PP99=$PP99
 bench_stop
+if [ -n "$P_ON" ]; then
+	# the same scale on the kernel path: the maps' memory, and the lookups
+	printf 'answer_path = auto\nannounce = no\n' >>"$CONF"
+	bench_start
+	PS_READY=$READY_MS
+	PS_MAPS=$(bpftool map show 2>/dev/null | awk '/name kp_/ { for (i = 1; i <= NF; i++) if ($i == "memlock") { s += $(i + 1); n++ } } END { printf "%.1f MiB in %d maps", s / 1048576, n }')
+	pingpong
+	PS_PP50=$PP50
+	bench_stop
+	sed -i '$d' "$CONF"
+	sed -i '$d' "$CONF"
+fi
 restored=$(ns h sh -c 'grep -l 8 /proc/sys/net/ipv4/conf/s*/arp_ignore 2>/dev/null | wc -l')
 # The kernel in the same namespace, arp_ignore back at 0: what 1,001
 # interfaces and 100,101 local addresses cost the kernel's own path for
@@ -381,6 +426,7 @@ done
 row "address added -> first answer (us, p50)" "$K_RADD" "$A_RADD" "" "<= 1000" "$(met "${A_RADD%% *}" 1000)"
 row "address deleted -> last answer (us, p50)" "$K_RDEL" "$A_RDEL" "" "<= 1000" "$(met "${A_RDEL%% *}" 1000)"
 row "daemon CPU s per 100k answered (at 100k/s)" "n/a (softirq)" "$CPU" "" "" ""
+row "whole box CPU s per 100k answered (at 100k/s, /proc/stat)" "$K_BOX" "$A_BOX" "$(ratio "$A_BOX" "$K_BOX")" "" ""
 row "same, busy_poll_us = 0" "n/a (softirq)" "$CPU0" "" "" ""
 row "ping-pong p50 (us), busy_poll_us = 0" "$K_PP50" "$NP50" "$(ratio "$NP50" "$K_PP50")" "" ""
 row "ping-pong p50 (us), qdisc_bypass = yes" "$K_PP50" "$QP50" "$(ratio "$QP50" "$K_PP50")" "" ""
@@ -408,6 +454,32 @@ row "scale: the kernel's ping-pong p50 (us), 1 address vs scale" "$K_PP50" "$SK_
 row "scale: announcements sent at start (frames)" "-" "$ANN_SENT" "" "" ""
 row "scale: stop, 1,000 interfaces restored (ms)" "-" "$STOP_MS" "" "" ""
 
+KP=()
+if [ -n "$P_ON" ]; then
+	kp_row() { KP+=("| $1 | $2 | $3 | $4 | $(ratio "$4" "$2") | $5 | $6 |"); }
+	kp_row "ping-pong p50 (us), client spinning" "$K_PP50" "$A_PP50" "$P_PP50" "<= 1.0x" \
+		"$(met "$(ratio "$P_PP50" "$K_PP50")" 1.0)"
+	kp_row "ping-pong p99 (us), client spinning" "$K_PP99" "$A_PP99" "$P_PP99" "" ""
+	kp_row "ping-pong p50 (us), client sleeping" "$K_SP50" "$A_SP50" "$P_SP50" "<= 1.2x" \
+		"$(met "$(ratio "$P_SP50" "$K_SP50")" 1.2)"
+	for r in 50000 200000 400000; do
+		eval "kl=\$K_LOSS_$r al=\$A_LOSS_$r pl=\$P_LOSS_$r kp=\$K_LP99_$r ap=\$A_LP99_$r pp=\$P_LP99_$r"
+		KP+=("| loss at $((r / 1000))k/s (%) | $kl | $al | $pl | - | no more than the kernel | $(met "$pl" "$kl") |")
+		case $r in 50000) t=""; m="" ;; *) t="<= 2x"; m=$(met "$(ratio "$pp" "$kp")" 2) ;; esac
+		kp_row "p99 under $((r / 1000))k/s (us), 1,000/s probe" "$kp" "$ap" "$pp" "$t" "$m"
+	done
+	kp_row "address added -> first answer (us, p50)" "${K_RADD%% *}" "${A_RADD%% *}" "${P_RADD%% *}" \
+		"<= 1000" "$(met "${P_RADD%% *}" 1000)"
+	kp_row "address deleted -> last answer (us, p50)" "${K_RDEL%% *}" "${A_RDEL%% *}" "${P_RDEL%% *}" "" ""
+	kp_row "whole box CPU s per 100k answered (at 100k/s)" "$K_BOX" "$A_BOX" "$P_BOX" \
+		"<= kernel" "$(met "$P_BOX" "$K_BOX")"
+	KP+=("| daemon CPU s per 100k answered | - | $CPU | $P_CPU | - | | |")
+	KP+=("| scale ($NIF interfaces, $NADDR addresses): time to READY (ms) | - | $READY_MS | $PS_READY | - | | |")
+	KP+=("| scale: map memory | - | - | $PS_MAPS | - | reported | |")
+	kp_row "scale: ping-pong p50 (us) vs 1 address" "$P_PP50" "" "$PS_PP50" "<= 1.1x" \
+		"$(met "$(ratio "$PS_PP50" "$P_PP50")" 1.1)"
+fi
+
 CMP=()
 if [ -n "${BENCH_BASELINE:-}" ]; then
 	cmp_row() { CMP+=("| $1 | $2 | $3 | $4 | $(ratio "$4" "$3") |"); }
@@ -431,6 +503,14 @@ fi
 	echo "| metric | kernel | arpownd | ratio | target | met |"
 	echo "| --- | --- | --- | --- | --- | --- |"
 	printf '%s\n' "${ROWS[@]}"
+	if [ "${#KP[@]}" -gt 0 ]; then
+		echo
+		echo "the kernel answer path (answer_path = kernel), same run; ratio: kernel path / kernel:"
+		echo
+		echo "| metric | kernel | arpownd capture | arpownd kernel path | ratio | target | met |"
+		echo "| --- | --- | --- | --- | --- | --- | --- |"
+		printf '%s\n' "${KP[@]}"
+	fi
 	if [ "${#CMP[@]}" -gt 0 ]; then
 		echo
 		echo "this build against the baseline $BENCH_BASELINE, same run:"
