@@ -50,6 +50,10 @@ int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen);
 /* Remove our filter from ifindex (and the clsact qdisc when we made it
  * and nothing else uses it); 0 or -1. */
 int kp_detach(struct kp *kp, int ifindex);
+/* ifindex is gone, and its filter with the device: forget it without a
+ * word to TC (the index may already name a new device, which is attached
+ * afresh when it is managed); 0. */
+int kp_forget(struct kp *kp, int ifindex);
 /* Answer on ifindex in mode KP_MODE_* with KP_IF_* flags; mac and master
  * are the interface's as the daemon's table has them (the program answers
  * only while the kernel's link has them too); 0 or -1 with errno. */

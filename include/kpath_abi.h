@@ -155,10 +155,14 @@ struct kp_conf {
 	__u64	learn_rate;	/* learning events/s, 0 = none */
 	__u32	flags;		/* KP_CF_* */
 	/* the liveness socket: a UDP socket of the daemon's bound (IP_FREEBIND)
-	 * to live_addr:live_port; gone when the daemon is */
+	 * to live_addr:live_port; gone when the daemon is.  Its SO_MARK, a
+	 * random one: the address and port are public (/proc/net/udp) and any
+	 * local user may bind them once the daemon is gone, but setting a
+	 * mark takes CAP_NET_ADMIN */
 	__u32	live_addr;	/* network order */
 	__u16	live_port;	/* network order */
-	__u16	pad[3];
+	__u16	pad;
+	__u32	live_mark;	/* never 0 */
 };
 
 /* kp_buckets: a token bucket; tokens in 1e-9 units. */

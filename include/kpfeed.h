@@ -16,6 +16,8 @@
  * hold it; how many (pure). */
 size_t kpf_refs(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr,
     struct kp_ifa *out, size_t max);
+/* May a holder of an address on ifp be answered for (policy.c's usable())? */
+bool kpf_usable(const struct tbl_iface *ifp);
 /* addr's entries on a usable interface holding it (system mode), at most max; how many (pure). */
 size_t kpf_holders(const struct tbl *t, uint32_t addr, struct kp_ifa *out, size_t max);
 /* The program's mode for ifp: KP_MODE_NONE unless managed, up and answering (pure). */

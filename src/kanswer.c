@@ -20,6 +20,7 @@
 
 #include "answer.h"
 #include "arp.h"
+#include "kanq.h"
 #include "kanswer.h"
 #include "kpath.h"
 #include "kpfeed.h"
@@ -38,6 +39,7 @@ struct kan_if {
 	int		ifindex;
 	bool		attached;
 	bool		said;		/* its failure to attach was logged */
+	bool		known, usable;	/* a holder of its addresses, last seen */
 	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
 };
 
@@ -59,17 +61,9 @@ struct kan {
 	size_t			 nifs, aifs;
 	struct kan_pg		*pg;
 	size_t			 npg;
-	/* interfaces whose grants went in before the mirror held their
-	 * entries: written again on a short timer, a few times (retry_cb) */
-	ev_timer		 retry;
-	int			 retry_if[KP_UNCONF_MAX];
-	size_t			 nretry;
-	bool			 retry_all;
-	unsigned		 tries;
+	struct kanq		*q;		/* feeds deferred: kanq.c */
 };
 
-#define RETRY_FIRST	0.002	/* s: the watcher has run by then, nearly always */
-#define RETRY_TRIES	8	/* doubling: about half a second in all */
 
 static bool
 asks(int path)
@@ -360,8 +354,9 @@ iface(struct kan *k, struct tbl_iface *ifp)
 {
 	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
 	struct kan_if *s = slot(k, ifp->ifindex, true);
-	bool want = wants(k, ifp);
+	bool want = wants(k, ifp), u;
 	char why[256];
+	size_t j;
 
 	ifp->kpath = false;
 	if (s == NULL)
@@ -389,69 +384,54 @@ iface(struct kan *k, struct tbl_iface *ifp)
 	if (s->attached)
 		feed(k, ifp);
 	ifp->kpath = s->attached;
+	/* Its addresses' host-wide entries name it as a holder while it is
+	 * usable: when that changes (a reload turned it off or unmanaged
+	 * it), an interface in system mode elsewhere must stop, or start,
+	 * answering for them on its behalf; kpf_addr writes them anew.
+	 * Attached or not: the capture path may answer on it. */
+	u = kpf_usable(ifp);
+	if (s->known && u != s->usable)
+		for (j = 0; j < ifp->naddrs; j++)
+			(void)kpf_addr(k->kp, k->d.tbl, ifp->ifindex, ifp->addrs[j].addr);
+	s->known = true;
+	s->usable = u;
 }
 
-/* Collect what kpath.c could not confirm while writing; arm the retry.
- * A write from the timer itself counts a try; any other starts afresh. */
+/* Hand what kpath.c could not confirm while writing to the retry. */
 static void
-recheck(struct kan *k, bool from_timer)
+recheck(struct kan *k, bool retry)
 {
 	int v[KP_UNCONF_MAX];
 	bool all;
-	size_t n, i, j;
+	size_t n;
 
 	n = kp_take_unconfirmed(k->kp, v, KP_UNCONF_MAX, &all);
-	k->retry_all |= all;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < k->nretry && k->retry_if[j] != v[i]; j++)
-			;
-		if (j < k->nretry)
-			continue;
-		if (k->nretry < KP_UNCONF_MAX)
-			k->retry_if[k->nretry++] = v[i];
-		else
-			k->retry_all = true;
-	}
-	if (k->nretry == 0 && !k->retry_all)
-		return;
-	if (!from_timer)
-		k->tries = 0;
-	else if (++k->tries >= RETRY_TRIES) {
-		/* the entry really is not there (a link down, an address
-		 * going): the next change that concerns it writes it again */
-		k->nretry = 0;
-		k->retry_all = false;
-		return;
-	}
-	if (!ev_is_active(&k->retry)) {
-		ev_timer_set(&k->retry, RETRY_FIRST * (double)(1u << k->tries), 0.);
-		ev_timer_start(k->d.loop, &k->retry);
-	}
+	if (k->q != NULL)
+		kanq_unconfirmed(k->q, v, n, all, retry);
+}
+
+/* kanq.c's feed: one attached interface, or all (-1). */
+static void
+q_feed(void *arg, int ifindex)
+{
+	struct kan *k = arg;
+	struct tbl_iface *ifp;
+	size_t i;
+
+	for (i = 0; i < k->nifs; i++)
+		if ((ifindex == -1 || k->ifs[i].ifindex == ifindex) && k->ifs[i].attached &&
+		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) != NULL)
+			feed(k, ifp);
 }
 
 static void
-retry_cb(struct ev_loop *loop, ev_timer *w, int revents)
+q_done(void *arg, bool retry)
 {
-	struct kan *k = w->data;
-	int v[KP_UNCONF_MAX];
-	bool all = k->retry_all;
-	size_t n = k->nretry, i;
-	struct tbl_iface *ifp;
-	struct kan_if *s;
+	struct kan *k = arg;
 
-	(void)loop;
-	(void)revents;
-	memcpy(v, k->retry_if, n * sizeof(*v));
-	k->nretry = 0;
-	k->retry_all = false;
-	for (i = 0; i < (all ? k->nifs : n); i++) {
-		int idx = all ? k->ifs[i].ifindex : v[i];
-
-		if ((s = slot(k, idx, false)) != NULL && s->attached &&
-		    (ifp = tbl_iface(k->d.tbl, idx)) != NULL)
-			feed(k, ifp);
-	}
-	recheck(k, true);
+	if (!retry)
+		pub_sync(k);
+	recheck(k, retry);
 }
 
 void
@@ -515,7 +495,7 @@ kan_change(struct kan *k, const struct ls_change *c)
 		/* its filter went with the device */
 		if ((s = slot(k, c->ifindex, false)) != NULL)
 			*s = k->ifs[--k->nifs];
-		(void)kp_del_iface(k->kp, c->ifindex);
+		(void)kp_forget(k->kp, c->ifindex);
 		for (i = 0; i < k->npg; i++)
 			if (k->pg[i].ifindex == c->ifindex)
 				(void)kp_del_answer(k->kp, c->ifindex, k->pg[i].addr);
@@ -528,9 +508,16 @@ kan_change(struct kan *k, const struct ls_change *c)
 		/* a subnet or a peer: the grants of the interface's other
 		 * addresses depend on it too */
 		s = slot(k, c->ifindex, false);
-		if (kpf_wide(c->addr, c->prefix, c->plen) && s != NULL && s->attached)
-			feed(k, c->ifp);
-		else
+		if (kpf_wide(c->addr, c->prefix, c->plen) && s != NULL && s->attached) {
+			/* the address itself at once (the watcher confirms or
+			 * revokes it in the kernel meanwhile); its neighbours'
+			 * grants with the batch */
+			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
+			if (k->q != NULL)
+				kanq_dirty(k->q, c->ifindex);
+			else
+				feed(k, c->ifp);
+		} else
 			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
 		pub_sync(k);
 		recheck(k, false);
@@ -604,8 +591,8 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	k->conf = c;
 	k->pub = p;
 	k->started = true;
-	ev_timer_init(&k->retry, retry_cb, RETRY_FIRST, 0.);
-	k->retry.data = k;
+	if ((k->q = kanq_new(d->loop, q_feed, q_done, k)) == NULL)
+		log_warnx("kernel answer path: out of memory; changes are fed at once");
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
 	if (kpf_all(k->kp, k->d.tbl) == -1)
 		log_warnx("kernel answer path: not every address could be written; the "
@@ -626,7 +613,6 @@ kan_close(struct kan *k)
 	if (k->started) {
 		kan_fold(k);
 		ev_io_stop(k->d.loop, &k->ev_w);
-		ev_timer_stop(k->d.loop, &k->retry);
 		for (i = 0; i < k->nifs; i++) {
 			struct tbl_iface *ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex);
 
@@ -634,6 +620,7 @@ kan_close(struct kan *k)
 				ifp->kpath = false;
 		}
 	}
+	kanq_free(k->q);
 	kp_close(k->kp);	/* detaches from every interface */
 	free(k->ifs);
 	free(k->pg);

@@ -74,8 +74,8 @@ kpf_refs(const struct tbl *t, const struct tbl_iface *ifp, uint32_t addr,
 }
 
 /* policy.c's usable(): may a holder of the target be answered for? */
-static bool
-usable(const struct tbl_iface *ifp)
+bool
+kpf_usable(const struct tbl_iface *ifp)
 {
 	return ifp->managed && ifp->mode != POL_OFF && (ifp->flags & IFF_UP);
 }
@@ -83,11 +83,11 @@ usable(const struct tbl_iface *ifp)
 size_t
 kpf_holders(const struct tbl *t, uint32_t addr, struct kp_ifa *out, size_t max)
 {
-	const struct tbl_iface *h = tbl_addr_owner(t, addr, usable);
+	const struct tbl_iface *h = tbl_addr_owner(t, addr, kpf_usable);
 	size_t head, n = 0;
 	uint32_t j;
 
-	if (h == NULL || !usable(h) || (head = tbl_addr_head(t, h, addr)) == SIZE_MAX)
+	if (h == NULL || !kpf_usable(h) || (head = tbl_addr_head(t, h, addr)) == SIZE_MAX)
 		return 0;
 	for (j = (uint32_t)head; j != CHAIN_END && n < max; j = h->addrs[j].next)
 		put(&out[n++], h->ifindex, &h->addrs[j], KP_REF_OWN);

@@ -359,10 +359,13 @@ kpm_live_open(struct kp *kp, struct kp_conf *cf)
 	struct sockaddr_in sin;
 	socklen_t sl = sizeof(sin);
 	uint8_t r[3];
+	uint32_t mark;
 	int fd, one = 1;
 
-	if (getrandom(r, sizeof(r), 0) != sizeof(r))
+	if (getrandom(r, sizeof(r), 0) != sizeof(r) ||
+	    getrandom(&mark, sizeof(mark), 0) != sizeof(mark))
 		return -1;
+	mark |= 1;	/* 0 is every unmarked socket's */
 	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
 		return -1;
 	memset(&sin, 0, sizeof(sin));
@@ -370,6 +373,7 @@ kpm_live_open(struct kp *kp, struct kp_conf *cf)
 	sin.sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)(r[0] | 0x80) << 16 |
 	    (uint32_t)r[1] << 8 | (uint32_t)(r[2] | 1));
 	if (setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_MARK, &mark, sizeof(mark)) == -1 ||
 	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
 	    getsockname(fd, (struct sockaddr *)&sin, &sl) == -1) {
 		close(fd);
@@ -377,6 +381,7 @@ kpm_live_open(struct kp *kp, struct kp_conf *cf)
 	}
 	cf->live_addr = sin.sin_addr.s_addr;
 	cf->live_port = sin.sin_port;
+	cf->live_mark = mark;
 	cf->flags |= KP_CF_LIVENESS;
 	(void)kp;
 	return fd;

@@ -27,6 +27,7 @@ int kp_detach(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENO
 int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
     unsigned flags)
 { (void)kp; (void)ifindex; (void)mode; (void)mac; (void)master; (void)flags; errno = ENOSYS; return -1; }
+int kp_forget(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return 0; }
 int kp_del_iface(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
 int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n)
 { (void)kp; (void)ifindex; (void)addr; (void)refs; (void)n; errno = ENOSYS; return -1; }

@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "iface.h"
 #include "kanswer.h"
 #include "log.h"
+#include "nslock.h"
 #include "offline.h"
 #include "publish.h"
 #include "rtnl.h"
@@ -108,7 +110,7 @@ off_restore(const char *state_dir)
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
 	struct state_orig *o;
-	int code = EX_OK, idx;
+	int code = EX_OK, idx, lk;
 	size_t i = 0;
 
 	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
@@ -119,8 +121,18 @@ off_restore(const char *state_dir)
 		return errno == EWOULDBLOCK ? EX_OSERR : util_exit_code(errno);
 	}
 	/* a killed daemon's kernel answer path filters go first (they answer
-	 * nothing once the daemon is gone, but are not to stay) */
-	(void)kan_purge();
+	 * nothing once the daemon is gone, but are not to stay); not while an
+	 * arpownd runs in this namespace with another state directory: the
+	 * filters are its own.  The namespace's lock held through the purge:
+	 * no daemon starts and attaches in between. */
+	if ((lk = nsl_take()) != -1) {
+		(void)kan_purge();
+		close(lk);
+	} else if (errno == EADDRINUSE)
+		log_notice("an arpownd runs in this network namespace (another state "
+		    "directory): its kernel answer path filters stay");
+	else
+		(void)kan_purge();
 	if (sdir_load(sd, &st, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_OSERR;

@@ -295,7 +295,7 @@ ref_step(__u32 i, void *arg)
  * caller's (a slot that held a pointer may not take a 4-byte store
  * without CAP_PERFMON). */
 static __attribute__((noinline)) int
-daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port)
+daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port, __u32 mark)
 {
 	struct bpf_sock_tuple t = {};
 	struct bpf_sock *sk;
@@ -308,7 +308,9 @@ daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port)
 	sk = bpf_sk_lookup_udp(skb, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
 	if (sk == NULL)
 		return 0;
-	ok = sk->src_ip4 == addr && sk->src_port == bpf_ntohs((__u16)port);
+	/* the daemon's own socket, not one a local user bound there after
+	 * it died: the mark takes CAP_NET_ADMIN to set */
+	ok = sk->src_ip4 == addr && sk->src_port == bpf_ntohs((__u16)port) && sk->mark == mark;
 	bpf_sk_release(sk);
 	return ok;
 }
@@ -476,14 +478,17 @@ arpownd_answer(struct __sk_buff *skb)
 	}
 
 	/* ---- the daemon still there (its watcher with it) */
-	if ((cf->flags & KP_CF_LIVENESS) && !daemon_alive(skb, cf->live_addr, cf->live_port))
+	if ((cf->flags & KP_CF_LIVENESS) &&
+	    !daemon_alive(skb, cf->live_addr, cf->live_port, cf->live_mark))
 		return pass(cnt, KP_C_PASS_STALE);
 
 	/* ---- sender_rate, total_rate: as the capture path, dropped when out */
 	{
 		__u64 now = bpf_ktime_get_ns();
 
-		if (sip != 0 && cf->sender_rate != 0) {
+		/* a probe's sender, 0.0.0.0, is a slot like any other, as on the
+		 * capture path: one host sending probes is held to the limit */
+		if (cf->sender_rate != 0) {
 			k = (hs * 2654435761u) >> 20;
 			if (!take(k, cf->sender_rate, now)) {
 				count(cnt, KP_C_LIMITED_SENDER);
