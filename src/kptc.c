@@ -211,14 +211,15 @@ kpt_attach(int ifindex, int prog_fd, bool *made, char *why, size_t whylen)
 		return -1;
 	}
 	if (tc_filters(ifindex, TC_H_MIN_INGRESS, &f) == -1) {
-		kp_setwhy(why, whylen, "cannot list the TC filters: %s", strerror(errno));
-		return -1;
+		r = errno;
+		kp_setwhy(why, whylen, "cannot list the TC filters: %s", strerror(r));
+		goto undo;
 	}
 	if (f.found) {
 		kp_setwhy(why, whylen, "another program holds TC handle 0x%x prio 0x%x",
 		    KP_TC_HANDLE, KP_TC_PRIO);
-		errno = EEXIST;
-		return -1;
+		r = EEXIST;
+		goto undo;
 	}
 	/* A qdisc that holds nothing but stale filters of ours is a killed
 	 * run's: ours to remove at stop, as if we had made it.  One with
@@ -235,14 +236,20 @@ kpt_attach(int ifindex, int prog_fd, bool *made, char *why, size_t whylen)
 	opts.prog_fd = prog_fd;
 	if ((r = bpf_tc_attach(&hook, &opts)) != 0) {
 		kp_setwhy(why, whylen, "cannot attach to TC ingress: %s", strerror(-r));
-		if (*made) {
-			hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-			bpf_tc_hook_destroy(&hook);
-		}
-		errno = -r;
-		return -1;
+		r = -r;
+		goto undo;
 	}
 	return 0;
+undo:
+	/* a qdisc made here for nothing goes (both hooks: libbpf's ingress
+	 * destroy would only empty it) */
+	if (*made) {
+		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		bpf_tc_hook_destroy(&hook);
+		*made = false;
+	}
+	errno = r;
+	return -1;
 }
 
 int
