@@ -495,15 +495,17 @@ handover_frame(const uint8_t *pkt, size_t caplen, void *arg)
 static void
 handover(struct daemon *d)
 {
+	struct ho_tally t;
 	int n;
 
 	if (d->handover == -1)
 		return;
-	n = ho_drain(d->handover, d->cap_live, handover_frame, d);
+	n = ho_drain(d->handover, d->cap_live, handover_frame, d, &t);
 	ho_release(d->handover);
 	d->handover = -1;
 	log_info("handover: %d requests queued while restarting, the published ones "
-	    "answered", n);
+	    "answered (%d read: %d after the capture went live, %d given up)", n,
+	    t.frames, t.late, t.old);
 }
 
 /* The stop, started: the sysctls back, the capture drained. */

@@ -67,7 +67,10 @@ ho_take(void)
 
 	if ((n = sd_listen_fds_with_names(1, &names)) <= 0)
 		return -1;
-	for (i = 0; i < n; i++) {
+	/* systemd passes the store in the order it was filled: the last one
+	 * is the previous run's; an older one (a run that failed before it
+	 * took its own) holds requests long given up */
+	for (i = n - 1; i >= 0; i--) {
 		if (fd == -1 && names != NULL && strcmp(names[i], HO_NAME) == 0 &&
 		    sd_is_socket(SD_LISTEN_FDS_START + i, AF_PACKET, SOCK_RAW, -1) > 0)
 			fd = SD_LISTEN_FDS_START + i;
@@ -119,7 +122,7 @@ now_ns(void)
 }
 
 int
-ho_drain(int fd, uint64_t before, ho_fn *fn, void *arg)
+ho_drain(int fd, uint64_t before, ho_fn *fn, void *arg, struct ho_tally *tl)
 {
 	union {
 		char		buf[CMSG_SPACE(sizeof(struct timespec))];
@@ -136,6 +139,7 @@ ho_drain(int fd, uint64_t before, ho_fn *fn, void *arg)
 	int n = 0, i;
 	ssize_t r;
 
+	memset(tl, 0, sizeof(*tl));
 	if (fd == -1)
 		return 0;
 	for (i = 0; i < HO_FRAMES; i++) {
@@ -159,9 +163,16 @@ ho_drain(int fd, uint64_t before, ho_fn *fn, void *arg)
 				memcpy(&t, CMSG_DATA(cm), sizeof(t));
 				ts = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 			}
+		tl->frames++;
 		/* the capture's, or given up by its sender */
-		if (ts == 0 || ts >= before || now - ts > (uint64_t)(HO_MAX_AGE * 1e9))
+		if (ts == 0 || ts >= before) {
+			tl->late++;
 			continue;
+		}
+		if (now - ts > (uint64_t)(HO_MAX_AGE * 1e9)) {
+			tl->old++;
+			continue;
+		}
 		if (r < ETH_HLEN || sll.sll_hatype != ARPHRD_ETHER)
 			continue;
 		/* as DLT_LINUX_SLL2: protocol, ifindex, hatype, pkttype, halen,

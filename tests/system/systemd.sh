@@ -435,9 +435,14 @@ expect_reply c c0 10.0.0.50 "$MAC0" "10.0.0.50 published: answered from eth0"
 cur=$(journal_cursor)
 under_load restart restarts 2
 q=$(handovers "$cur")
-[[ $q =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]] ||
-	fail "restarts under load: the next start should take the ARP socket systemd kept, with the requests queued during the gap; queued: '$q'"
-pass "each restart took the ARP socket systemd kept (the fd store, across systemctl restart), holding $q requests"
+# Each start must take the socket systemd kept.  How many requests it
+# holds depends on where the clients' ping-pong stands when the gap
+# opens (0 was seen here while restart_handover.sh, with a stand-in
+# store, always queues some): what the user relies on is the next line,
+# none lost.
+[[ $q =~ ^[0-9]+\ [0-9]+$ ]] ||
+	fail "restarts under load: each start should take the ARP socket systemd kept; handovers seen: '$q'"
+pass "each restart took the ARP socket systemd kept (the fd store, across systemctl restart); requests it held: $q"
 expect_eq "$LOST_OWN/$LOST_PUB" 0/0 "2 restarts at 1,000 requests/s: none unanswered of $SENT_OWN to the owned 10.0.0.1 / $SENT_PUB to the published 10.0.0.50"
 out=$(ce "$SBIN/arpownctl" withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
 
