@@ -37,6 +37,10 @@
 static char g_log[LOG_KEEP];
 static size_t g_loglen;
 
+/* libbpf's format, passed on: clang's -Wformat-nonliteral wants it said */
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
 static int
 libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
