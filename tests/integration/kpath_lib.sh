@@ -45,14 +45,19 @@ kp_start() {
 }
 
 # kp_stop: SIGTERM (continued first if stopped), wait; its last counters
-# stay in $KP_OUT.
+# stay in $KP_OUT.  A clean stop exits 0: anything else (a hang, a crash, a
+# sanitizer's report at exit) fails the test, or a leak in a run whose
+# output was already checked would pass unseen.
 kp_stop() {
+	local rc=0 hung=
 	[ -n "$KP_PID" ] || return 0
 	kill -CONT "$KP_PID" 2>/dev/null
 	kill -TERM "$KP_PID" 2>/dev/null
-	wait_for 5000 _kp_gone || kill -KILL "$KP_PID" 2>/dev/null
-	wait "$KP_PID" 2>/dev/null
+	wait_for 5000 _kp_gone || { hung=1; kill -KILL "$KP_PID" 2>/dev/null; }
+	wait "$KP_PID" 2>/dev/null || rc=$?
 	KP_PID=
+	[ -z "$hung" ] || fail "kptest did not stop within 5 s of SIGTERM"
+	[ "$rc" = 0 ] || fail "kptest exited $rc at its stop: $(tail -n 20 "$KP_OUT" | tr '\n' '|')"
 }
 
 _kp_gone() {

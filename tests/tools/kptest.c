@@ -244,7 +244,7 @@ static void
 drop(void)
 {
 	unsigned long uid, gid;
-	char *end;
+	char *end, *caps;
 
 	if (!O.keep_bpf) {
 		if (priv_drop(O.drop) == -1)
@@ -260,8 +260,10 @@ drop(void)
 		if (capng_change_id((int)uid, (int)gid, CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING) != 0)
 			die("capng_change_id to %s failed", O.drop);
 	}
-	printf("dropped uid=%u caps=%s\n", (unsigned)getuid(),
-	    capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE));
+	/* The buffer form is malloc'd: free it, or LSan fails the ASan run. */
+	caps = capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE);
+	printf("dropped uid=%u caps=%s\n", (unsigned)getuid(), caps != NULL ? caps : "?");
+	free(caps);
 }
 
 static int
