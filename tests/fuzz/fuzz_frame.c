@@ -104,8 +104,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* an address an interface holds is never answered as published */
 		if (res.pub != NULL && tbl_addr_owner(t, req.tip, NULL) != NULL)
 			abort();
-		/* owner and subnet answer only from the owner */
-		if (res.in->mode != POL_SYSTEM && res.in != res.owner)
+		/* owner and subnet answer only from the owner; a published
+		 * address (held by no interface) only where its entry names */
+		if (res.pub == NULL && res.in->mode != POL_SYSTEM && res.in != res.owner)
+			abort();
+		if (res.pub != NULL && (res.owner != NULL || !pub_entry_on(res.pub, res.in->name)))
 			abort();
 		/* never a denied sender, never a refused probe */
 		if ((res.in->deny != NULL && req.sip != 0 && rng_has(res.in->deny, req.sip)) ||
