@@ -8,6 +8,7 @@
 
 struct ev_loop;
 struct kanq;
+struct util_ifset;
 
 /* Write ifindex's grants again (-1: every interface's). */
 typedef void kanq_feed_fn(void *arg, int ifindex);
@@ -21,11 +22,11 @@ void kanq_free(struct kanq *q);
 /* ifindex's wide entries (a subnet, a peer) changed: its grants are fed
  * within KANQ_BATCH, once for all the changes that came meanwhile. */
 void kanq_dirty(struct kanq *q, int ifindex);
-/* The grants of v (n of them; all: of every interface) could not be
- * confirmed: fed again after KANQ_RETRY, doubling, KANQ_TRIES times at
- * most.  retry: they come from a retry round's own writes (a try more);
- * anything else starts the count afresh. */
-void kanq_unconfirmed(struct kanq *q, const int *v, size_t n, bool all, bool retry);
+/* The grants of the interfaces s names could not be confirmed: fed again
+ * after KANQ_RETRY, doubling, KANQ_TRIES times at most.  retry: they come
+ * from a retry round's own writes (a try more); anything else starts the
+ * count afresh. */
+void kanq_unconfirmed(struct kanq *q, const struct util_ifset *s, bool retry);
 
 #define KANQ_BATCH	0.010	/* s: a wide entry's changes gathered */
 #define KANQ_RETRY	0.002	/* s: the watcher has run by then, nearly always */

@@ -16,6 +16,7 @@
 #include "kpath_abi.h"
 
 struct kp;
+struct util_ifset;
 
 /* One kernel address entry (struct in_ifaddr) a grant depends on, as the
  * daemon's table holds it (tbl_addr); network byte order. */
@@ -89,15 +90,13 @@ const char *kp_counter_name(int i);
 int kp_events_fd(const struct kp *kp);
 /* Hand every waiting event to fn; how many, or -1. */
 int kp_consume(struct kp *kp, kp_event_fn *fn, void *arg);
-/* The interfaces (at most max, into v; *all when there were more) with a
- * grant or setting written, since the last call, before the mirror held
- * the kernel entry or link instance it depends on: the daemon read its
- * netlink notification before the watcher, on another socket of the same
- * broadcast, had run.  Such a grant is safe (it never confirms: frames go
- * up to the capture path); written again a moment later, it answers.
- * How many. */
-#define KP_UNCONF_MAX	16	/* interfaces remembered, then "all" */
-size_t kp_take_unconfirmed(struct kp *kp, int *v, size_t max, bool *all);
+/* Into out, and emptied: the interfaces with a grant or setting written,
+ * since the last call, before the mirror held the kernel entry or link
+ * instance it depends on: the daemon read its netlink notification before
+ * the watcher, on another socket of the same broadcast, had run.  Such a
+ * grant is safe (it never confirms: frames go up to the capture path);
+ * written again a moment later, it answers. */
+void kp_take_unconfirmed(struct kp *kp, struct util_ifset *out);
 /* The netlink watcher's own counters (struct kp_watch: ids handed out,
  * revoking events, notifications it could not read); 0 or -1.  For tests
  * and diagnosis: what the program made of the kernel's notifications. */

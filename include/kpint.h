@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kpath.h"
+#include "util.h"
 
 struct kp_bpf;
 struct ring_buffer;
@@ -37,9 +38,7 @@ struct kp {
 	size_t		 natt, aatt;
 	uint64_t	*pcpu;		/* ncpu values, for reads and writes */
 	/* grants written before the mirror held their entry (kp_take_unconfirmed) */
-	int		 unconf[KP_UNCONF_MAX];
-	size_t		 nunconf;
-	bool		 unconf_all;
+	struct util_ifset unconf;
 };
 
 /* kpath.c: why, formatted (nothing when why is NULL or len 0) */

@@ -25,4 +25,18 @@ int util_exit_code(int e);
 /* mac as aa:bb:cc:dd:ee:ff in buf; returns buf. */
 char *util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN]);
 
+/* A bounded set of interfaces to do something to later: past
+ * UTIL_IFSET_MAX it says "all" instead of growing, and whoever empties it
+ * then does every interface (never none: a lost name is a missed write). */
+#define UTIL_IFSET_MAX	16
+struct util_ifset {
+	int	v[UTIL_IFSET_MAX];
+	size_t	n;
+	bool	all;
+};
+void util_ifset_add(struct util_ifset *s, int ifindex);
+/* Everything src names, added to dst. */
+void util_ifset_merge(struct util_ifset *dst, const struct util_ifset *src);
+static inline bool util_ifset_empty(const struct util_ifset *s) { return s->n == 0 && !s->all; }
+
 #endif

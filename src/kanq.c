@@ -9,7 +9,7 @@
  *    watcher, on another socket of the same broadcast, had run).  Safe
  *    as it stands (it never confirms: the capture path answers), fed
  *    again after a moment so that the program answers it.
- * At most KANQ_SET interfaces are named; past that, every one. */
+ * Each a util_ifset: past its bound, every interface. */
 #include "config.h"
 
 #include <ev.h>
@@ -17,14 +17,7 @@
 #include <string.h>
 
 #include "kanq.h"
-
-#define KANQ_SET	16
-
-struct ifset {
-	int	v[KANQ_SET];
-	size_t	n;
-	bool	all;
-};
+#include "util.h"
 
 struct kanq {
 	struct ev_loop	*loop;
@@ -32,29 +25,15 @@ struct kanq {
 	kanq_done_fn	*done;
 	void		*arg;
 	ev_timer	 batch, retry;
-	struct ifset	 dirty, unconf;
+	struct util_ifset dirty, unconf;
 	unsigned	 tries;
 };
 
-static void
-set_add(struct ifset *s, int ifindex)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->v[i] == ifindex)
-			return;
-	if (s->n < KANQ_SET)
-		s->v[s->n++] = ifindex;
-	else
-		s->all = true;
-}
-
 /* Feed what s names, emptied first (a feed may name some again). */
 static void
-run(struct kanq *q, struct ifset *s)
+run(struct kanq *q, struct util_ifset *s)
 {
-	struct ifset now = *s;
+	struct util_ifset now = *s;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -118,7 +97,7 @@ kanq_free(struct kanq *q)
 void
 kanq_dirty(struct kanq *q, int ifindex)
 {
-	set_add(&q->dirty, ifindex);
+	util_ifset_add(&q->dirty, ifindex);
 	if (!ev_is_active(&q->batch)) {
 		ev_timer_set(&q->batch, KANQ_BATCH, 0.);
 		ev_timer_start(q->loop, &q->batch);
@@ -126,14 +105,10 @@ kanq_dirty(struct kanq *q, int ifindex)
 }
 
 void
-kanq_unconfirmed(struct kanq *q, const int *v, size_t n, bool all, bool retry)
+kanq_unconfirmed(struct kanq *q, const struct util_ifset *s, bool retry)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		set_add(&q->unconf, v[i]);
-	q->unconf.all |= all;
-	if (q->unconf.n == 0 && !q->unconf.all)
+	util_ifset_merge(&q->unconf, s);
+	if (util_ifset_empty(&q->unconf))
 		return;
 	if (!retry)
 		q->tries = 0;

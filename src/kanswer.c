@@ -30,6 +30,7 @@
 #include "policy.h"
 #include "rtnl.h"
 #include "stats.h"
+#include "util.h"
 
 #define KAN_MIN_ADDRS	16384	/* map sizes at least; twice the namespace's */
 #define KAN_MIN_LINKS	1024
@@ -401,13 +402,11 @@ iface(struct kan *k, struct tbl_iface *ifp)
 static void
 recheck(struct kan *k, bool retry)
 {
-	int v[KP_UNCONF_MAX];
-	bool all;
-	size_t n;
+	struct util_ifset s;
 
-	n = kp_take_unconfirmed(k->kp, v, KP_UNCONF_MAX, &all);
+	kp_take_unconfirmed(k->kp, &s);
 	if (k->q != NULL)
-		kanq_unconfirmed(k->q, v, n, all, retry);
+		kanq_unconfirmed(k->q, &s, retry);
 }
 
 /* kanq.c's feed: one attached interface, or all (-1). */

@@ -19,27 +19,14 @@
 static void
 unconfirmed(struct kp *kp, int ifindex)
 {
-	size_t i;
-
-	for (i = 0; i < kp->nunconf; i++)
-		if (kp->unconf[i] == ifindex)
-			return;
-	if (kp->nunconf < KP_UNCONF_MAX)
-		kp->unconf[kp->nunconf++] = ifindex;
-	else
-		kp->unconf_all = true;
+	util_ifset_add(&kp->unconf, ifindex);
 }
 
-size_t
-kp_take_unconfirmed(struct kp *kp, int *v, size_t max, bool *all)
+void
+kp_take_unconfirmed(struct kp *kp, struct util_ifset *out)
 {
-	size_t n = kp->nunconf < max ? kp->nunconf : max;
-
-	memcpy(v, kp->unconf, n * sizeof(*v));
-	*all = kp->unconf_all || kp->nunconf > max;
-	kp->nunconf = 0;
-	kp->unconf_all = false;
-	return n;
+	*out = kp->unconf;
+	memset(&kp->unconf, 0, sizeof(kp->unconf));
 }
 
 int

@@ -3,11 +3,12 @@
  * every other call fails with ENOSYS, and callers need no #ifdef. */
 #include "config.h"
 
-#include "kpath.h"
-
-
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "kpath.h"
+#include "util.h"
 
 struct kp *
 kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
@@ -50,8 +51,8 @@ int kp_consume(struct kp *kp, kp_event_fn *fn, void *arg)
 { (void)kp; (void)fn; (void)arg; errno = ENOSYS; return -1; }
 int kp_watch_stats(struct kp *kp, struct kp_watch *out) { (void)kp; (void)out; errno = ENOSYS; return -1; }
 void kp_dump(struct kp *kp, FILE *f) { (void)kp; (void)f; }
-size_t kp_take_unconfirmed(struct kp *kp, int *v, size_t max, bool *all)
-{ (void)kp; (void)v; (void)max; *all = false; return 0; }
+void kp_take_unconfirmed(struct kp *kp, struct util_ifset *out)
+{ (void)kp; memset(out, 0, sizeof(*out)); }
 bool kp_needs_resync(struct kp *kp) { (void)kp; return false; }
 int kp_resync(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
 int kp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; }

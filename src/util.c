@@ -91,3 +91,29 @@ util_exit_code(int e)
 {
 	return e == EPERM || e == EACCES ? EX_NOPERM : EX_OSERR;
 }
+
+void
+util_ifset_add(struct util_ifset *s, int ifindex)
+{
+	size_t i;
+
+	if (s->all)
+		return;
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == ifindex)
+			return;
+	if (s->n < UTIL_IFSET_MAX)
+		s->v[s->n++] = ifindex;
+	else
+		s->all = true;
+}
+
+void
+util_ifset_merge(struct util_ifset *dst, const struct util_ifset *src)
+{
+	size_t i;
+
+	dst->all |= src->all;
+	for (i = 0; i < src->n; i++)
+		util_ifset_add(dst, src->v[i]);
+}

@@ -114,23 +114,23 @@ feed_iface(struct tbl_iface *ifp)
 static void
 refeed_unconfirmed(void)
 {
-	int v[KP_UNCONF_MAX], t;
+	struct util_ifset s;
 	struct tbl_iface *ifp;
-	size_t n, i;
-	bool all;
+	size_t i;
+	int t;
 
 	for (t = 0; t < 8; t++) {
-		n = kp_take_unconfirmed(KP, v, KP_UNCONF_MAX, &all);
-		if (n == 0 && !all)
+		kp_take_unconfirmed(KP, &s);
+		if (util_ifset_empty(&s))
 			return;
-		printf("unconfirmed try=%d n=%zu all=%d\n", t, n, all);
+		printf("unconfirmed try=%d n=%zu all=%d\n", t, s.n, s.all);
 		usleep(2000u << t);
-		if (all) {
+		if (s.all) {
 			kpf_all(KP, T);
 			continue;
 		}
-		for (i = 0; i < n; i++)
-			if ((ifp = tbl_iface(T, v[i])) != NULL)
+		for (i = 0; i < s.n; i++)
+			if ((ifp = tbl_iface(T, s.v[i])) != NULL)
 				feed_iface(ifp);
 	}
 }

@@ -11,6 +11,17 @@
 #include <ev.h>
 
 #include "kanq.h"
+#include "util.h"
+
+/* A set naming one interface. */
+static struct util_ifset
+one(int ifindex)
+{
+	struct util_ifset s = { .n = 0 };
+
+	util_ifset_add(&s, ifindex);
+	return s;
+}
 
 static int fed[256], nfed, ndone, nretry_done;
 static struct kanq *Q;
@@ -27,7 +38,7 @@ feed(void *arg, int ifindex)
 static void
 done(void *arg, bool retry)
 {
-	int v = 7;
+	struct util_ifset v = one(7);
 
 	(void)arg;
 	ndone++;
@@ -35,7 +46,7 @@ done(void *arg, bool retry)
 		nretry_done++;
 		/* the caller hands back what its writes still could not confirm */
 		if (never_confirms)
-			kanq_unconfirmed(Q, &v, 1, false, true);
+			kanq_unconfirmed(Q, &v, true);
 	}
 }
 
@@ -73,13 +84,13 @@ static void
 test_retry_bounded(void **state)
 {
 	struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
-	int v = 7;
+	struct util_ifset v = one(7);
 
 	(void)state;
 	reset();
 	never_confirms = true;
 	Q = kanq_new(loop, feed, done, NULL);
-	kanq_unconfirmed(Q, &v, 1, false, false);
+	kanq_unconfirmed(Q, &v, false);
 	ev_run(loop, 0);
 	assert_int_equal(nfed, KANQ_TRIES);
 	assert_int_equal(fed[0], 7);
@@ -93,13 +104,13 @@ static void
 test_retry_once(void **state)
 {
 	struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
-	int v = 9;
+	struct util_ifset v = one(9), none = { .n = 0 };
 
 	(void)state;
 	reset();
 	Q = kanq_new(loop, feed, done, NULL);
-	kanq_unconfirmed(Q, &v, 1, false, false);
-	kanq_unconfirmed(Q, NULL, 0, false, false);	/* nothing new: no harm */
+	kanq_unconfirmed(Q, &v, false);
+	kanq_unconfirmed(Q, &none, false);	/* nothing new: no harm */
 	ev_run(loop, 0);
 	assert_int_equal(nfed, 1);
 	assert_int_equal(fed[0], 9);

@@ -100,6 +100,35 @@ test_mac_str(void **state)
 	}
 }
 
+/* A set of interfaces: each once, then "all" past its bound, and a merge
+ * that keeps both sides' "all". */
+static void
+test_ifset(void **state)
+{
+	struct util_ifset a = { .n = 0 }, b = { .n = 0 };
+	int i;
+
+	(void)state;
+	assert_true(util_ifset_empty(&a));
+	util_ifset_add(&a, 3);
+	util_ifset_add(&a, 3);
+	util_ifset_add(&a, 5);
+	assert_int_equal(a.n, 2);
+	assert_false(a.all);
+	for (i = 100; i < 100 + UTIL_IFSET_MAX; i++)
+		util_ifset_add(&b, i);
+	assert_int_equal(b.n, UTIL_IFSET_MAX);
+	assert_false(b.all);
+	util_ifset_merge(&a, &b);	/* 2 + 16 names: too many */
+	assert_true(a.all);
+	assert_false(util_ifset_empty(&a));
+	memset(&b, 0, sizeof(b));
+	b.all = true;
+	memset(&a, 0, sizeof(a));
+	util_ifset_merge(&a, &b);
+	assert_true(a.all);
+}
+
 int
 main(void)
 {
@@ -108,6 +137,7 @@ main(void)
 		cmocka_unit_test(test_fnv1a),
 		cmocka_unit_test(test_ifname),
 		cmocka_unit_test(test_mac_str),
+		cmocka_unit_test(test_ifset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
