@@ -37,6 +37,9 @@ struct kp_cidr {
 
 typedef void kp_event_fn(const struct kp_event *ev, void *arg);
 
+/* Was this arpownd built with the kernel answer path (configure found
+ * clang, libbpf and bpftool)?  Without it kp_open always fails. */
+bool kp_built(void);
 /* Load the programs and maps, sized for max_addrs IPv4 address entries
  * and max_links links in the namespace (0: 16384 and 1024; past them,
  * what does not fit is passed up), start the netlink watcher and the

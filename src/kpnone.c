@@ -10,6 +10,12 @@
 #include "kpath.h"
 #include "util.h"
 
+bool
+kp_built(void)
+{
+	return false;
+}
+
 struct kp *
 kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 {

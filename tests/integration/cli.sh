@@ -30,6 +30,26 @@ expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/good.conf")" 0 "-n -q on a good file: e
 pass "-n -q prints nothing for a good file"
 expect_eq "$(rc "$A" -q)" 64 "-q without -n: exit 64"
 
+# answer_path with or without the kernel path built (make check builds it
+# where the toolchain is; distcheck builds without, so both branches run)
+printf '[global]\nanswer_path = kernel\n' >"$TMPDIR_T/kpath.conf"
+printf '[global]\nanswer_path = auto\n' >"$TMPDIR_T/kauto.conf"
+rc "$A" -V >/dev/null
+if grep -q '(kernel answer path: built)$' "$TMPDIR_T/out"; then
+	expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/kpath.conf")" 0 "built with the kernel path: -n accepts answer_path = kernel"
+elif grep -q '(kernel answer path: not built)$' "$TMPDIR_T/out"; then
+	expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/kpath.conf")" 78 \
+		"built without the kernel path: -n -q refuses answer_path = kernel (the start would)"
+	grep -q 'kpath.conf: answer_path = kernel, but this arpownd is built without' "$TMPDIR_T/out" ||
+		fail "the refusal does not say why: $(cat "$TMPDIR_T/out")"
+	expect_eq "$(rc "$A" -n -c "$TMPDIR_T/kauto.conf")" 0 "built without: -n accepts answer_path = auto"
+	grep -q '^warning: .*kauto.conf: answer_path = auto: .*the capture path answers' "$TMPDIR_T/out" ||
+		fail "auto without the kernel path: no warning: $(cat "$TMPDIR_T/out")"
+	pass "built without: auto is a warning that the capture path answers"
+else
+	fail "-V does not say whether the kernel path is built: $(cat "$TMPDIR_T/out")"
+fi
+
 printf '[global]\nmode = ownr\nintrfaces = *\n' >"$TMPDIR_T/bad.conf"
 expect_eq "$(rc "$A" -n -c "$TMPDIR_T/bad.conf")" 78 "-n on a bad file: exit 78"
 grep -q 'bad.conf:2.*mode.*ownr' "$TMPDIR_T/out" || fail "bad value not reported with file:line: $(cat "$TMPDIR_T/out")"
