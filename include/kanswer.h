@@ -31,8 +31,6 @@ struct kan_deps {
 
 /* Does c ask for the kernel path anywhere (answer_path auto or kernel)? */
 bool kan_wanted(const struct conf *c);
-/* Does c require it anywhere (answer_path = kernel: no fallback)? */
-bool kan_required(const struct conf *c);
 /* Before the privilege drop (loading needs CAP_BPF): load it, sized for
  * the namespace; NULL when c does not want it, or it cannot load: with
  * auto, logged once with why, and the capture path answers; with kernel,

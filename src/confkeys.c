@@ -148,6 +148,13 @@ k_answer_path(const struct ckey_dst *d, const char *v, const char **why)
 
 	for (i = 0; i < 3; i++)
 		if (strcmp(v, path_names[i]) == 0) {
+#ifndef HAVE_BPF
+			/* a start would refuse it (kp_open cannot load): refused
+			 * here, so that -n, the start and a reload agree */
+			if (i == CONF_PATH_KERNEL)
+				return *why = "this arpownd is built without the kernel answer "
+				    "path (configure found no BPF toolchain); use auto or capture", -1;
+#endif
 			ifset(d)->answer_path = i;
 			return 0;
 		}

@@ -85,8 +85,9 @@ kan_wanted(const struct conf *c)
 	return false;
 }
 
-bool
-kan_required(const struct conf *c)
+/* Is kernel (required) said anywhere? */
+static bool
+required(const struct conf *c)
 {
 	size_t i;
 
@@ -123,7 +124,7 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	addrs = 2 * addrs > KAN_MIN_ADDRS ? 2 * addrs : KAN_MIN_ADDRS;
 	links = 2 * links > KAN_MIN_LINKS ? 2 * links : KAN_MIN_LINKS;
 	if ((kp = kp_open(addrs, links, why, sizeof(why))) == NULL) {
-		if (kan_required(c)) {
+		if (required(c)) {
 			*fatal = true;
 			snprintf(err, errlen, "answer_path = kernel: the kernel answer path "
 			    "cannot load: %s", why);

@@ -138,21 +138,14 @@ main(int argc, char *argv[])
 		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor };
 		if ((c = rld_load_conf(&src, print_err)) == NULL)
 			return EX_CONFIG;
-		/* the start would refuse it (kan_open): say so now, -q or not */
-		if (!kp_built() && kan_required(c)) {
-			fprintf(stderr, "%s: answer_path = kernel, but this arpownd is built "
-			    "without the kernel answer path (no BPF toolchain at configure): "
-			    "it would not start; use auto or capture\n",
-			    c->path != NULL ? c->path : "configuration");
-			conf_free(c);
-			return EX_CONFIG;
-		}
-		/* ExecStartPre= runs -n -q: a good file is no news for the journal
-		 * (the daemon logs the warnings itself when it starts) */
+		/* -n -q is for scripts (a package's postinst, a deploy check):
+		 * a good file is no news; the daemon logs the warnings itself
+		 * when it starts */
 		if (!quiet) {
 			/* what the file names that is not there: a warning, exit 0 */
 			rld_lint(c, print_warn, NULL);
-			if (!kp_built() && kan_wanted(c) && !kan_required(c))
+			/* answer_path = kernel does not parse in such a build */
+			if (!kp_built() && kan_wanted(c))
 				fprintf(stderr, "warning: %s: answer_path = auto: this arpownd is "
 				    "built without the kernel answer path; the capture path "
 				    "answers\n", c->path != NULL ? c->path : "configuration");

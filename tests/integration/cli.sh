@@ -40,8 +40,13 @@ if grep -q '(kernel answer path: built)$' "$TMPDIR_T/out"; then
 elif grep -q '(kernel answer path: not built)$' "$TMPDIR_T/out"; then
 	expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/kpath.conf")" 78 \
 		"built without the kernel path: -n -q refuses answer_path = kernel (the start would)"
-	grep -q 'kpath.conf: answer_path = kernel, but this arpownd is built without' "$TMPDIR_T/out" ||
-		fail "the refusal does not say why: $(cat "$TMPDIR_T/out")"
+	grep -q 'kpath.conf:2: .*answer_path.*built without the kernel answer path' "$TMPDIR_T/out" ||
+		fail "the refusal does not say where and why: $(cat "$TMPDIR_T/out")"
+	printf '[global]\nmode = owner\n\n[interface lan]\nmatch = eth*\nanswer_path = kernel\n' \
+		>"$TMPDIR_T/ksect.conf"
+	expect_eq "$(rc "$A" -n -q -c "$TMPDIR_T/ksect.conf")" 78 "built without: refused in a section too"
+	grep -q 'ksect.conf:6: .*lan.*answer_path' "$TMPDIR_T/out" ||
+		fail "the refusal does not name the line and section: $(cat "$TMPDIR_T/out")"
 	expect_eq "$(rc "$A" -n -c "$TMPDIR_T/kauto.conf")" 0 "built without: -n accepts answer_path = auto"
 	grep -q '^warning: .*kauto.conf: answer_path = auto: .*the capture path answers' "$TMPDIR_T/out" ||
 		fail "auto without the kernel path: no warning: $(cat "$TMPDIR_T/out")"
