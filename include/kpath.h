@@ -112,7 +112,10 @@ bool kp_needs_resync(struct kp *kp);
 /* Read the kernel's links and addresses again; 0, or -1 (answers stay stopped). */
 int kp_resync(struct kp *kp);
 /* Remove every arpownd filter from every interface of this network
- * namespace (for --restore after a crash); how many, or -1 with why. */
+ * namespace (for --restore after a crash); how many, or -1 with why.
+ * Built without BPF it removes nothing (it needs libbpf's TC calls): a
+ * filter a BPF build left behind then answers nothing, as its liveness
+ * socket died with it, and the next BPF build's start replaces it. */
 int kp_purge(char *why, size_t whylen);
 
 #endif

@@ -79,7 +79,9 @@ pid=$LAST_PID
 wait_for 20000 grep -qE '^(ready|kp_open:)' "$TMPDIR_T/bpfonly.out" || fail "kptest --keep-bpf: $(cat "$TMPDIR_T/bpfonly.out")"
 if grep -q '^ready$' "$TMPDIR_T/bpfonly.out"; then
 	kill -TERM "$pid"
-	wait "$pid" 2>/dev/null
+	rc=0
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 0 "kptest --keep-bpf: a clean exit at SIGTERM"
 	pass "loaded by uid ${U%%:*} with CAP_BPF + NET_ADMIN + NET_RAW (this kernel's verifier needs no CAP_PERFMON)"
 else
 	wait "$pid" 2>/dev/null
