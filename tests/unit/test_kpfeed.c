@@ -234,21 +234,23 @@ set_of(struct rng *r, const char *items)
 }
 
 static uint8_t
-model(const struct rng *a, const struct rng *d, const struct rng *o, uint32_t h)
+model(const struct rng *a, const struct rng *d, const struct rng *o, const struct rng *sn,
+    uint32_t h)
 {
 	uint32_t n = htonl(h);
 
 	return (uint8_t)((a && rng_has(a, n) ? KP_SND_ALLOW : 0) | (d && rng_has(d, n) ? KP_SND_DENY : 0) |
-	    (o && rng_has(o, n) ? KP_SND_OURS : 0));
+	    (o && rng_has(o, n) ? KP_SND_OURS : 0) | (sn && rng_has(sn, n) ? KP_SND_SUBNET : 0));
 }
 
 /* Each probe address is in at most one CIDR, whose bits are the model's;
  * in none when the model says 0. */
 static void
-check_cidrs(const struct rng *a, const struct rng *d, const struct rng *o, size_t expect_n)
+check_cidrs4(const struct rng *a, const struct rng *d, const struct rng *o, const struct rng *sn,
+    size_t expect_n)
 {
 	struct kp_cidr v[512];
-	size_t n = kpf_senders(a, d, o, v, 512), i, k, hits;
+	size_t n = kpf_senders(a, d, o, sn, v, 512), i, k, hits;
 	uint32_t probes[4096], h;
 	uint8_t bits;
 
@@ -276,8 +278,14 @@ check_cidrs(const struct rng *a, const struct rng *d, const struct rng *o, size_
 			}
 		}
 		assert_true(hits <= 1);
-		assert_int_equal(bits, model(a, d, o, h));
+		assert_int_equal(bits, model(a, d, o, sn, h));
 	}
+}
+
+static void
+check_cidrs(const struct rng *a, const struct rng *d, const struct rng *o, size_t expect_n)
+{
+	check_cidrs4(a, d, o, NULL, expect_n);
 }
 
 static void
@@ -302,7 +310,33 @@ test_senders(void **state)
 	rng_clear(&a);
 	rng_clear(&d);
 	rng_clear(&o);
-	assert_int_equal(kpf_senders(NULL, NULL, NULL, NULL, 0), 0);
+	assert_int_equal(kpf_senders(NULL, NULL, NULL, NULL, NULL, 0), 0);
+}
+
+/* The subnets of an interface (what tbl_in_subnet asks), cut with the
+ * sender lists: every sender tbl_in_subnet says is in one has the bit. */
+static void
+test_subnets(void **state)
+{
+	struct tbl *t = table();
+	struct tbl_iface *e2 = tbl_iface(t, 2);
+	struct rng sn, d;
+	uint32_t probe[] = { ip("10.0.0.7"), ip("10.0.200.1"), ip("10.1.0.1"), ip("192.168.0.2"),
+	    ip("192.168.0.3"), ip("192.168.1.77"), ip("10.0.0.100") };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kpf_subnets(e2, &sn), 0);
+	/* 10.0.0.0/16 (the /24 inside it), the peer 192.168.0.2, 192.168.1.0/24 */
+	assert_int_equal(sn.n, 3);
+	for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+		assert_int_equal(rng_has(&sn, probe[i]), tbl_in_subnet(t, e2, probe[i]));
+	set_of(&d, "10.0.0.100");
+	check_cidrs4(NULL, &d, NULL, &sn, 0);
+	check_cidrs4(NULL, NULL, NULL, &sn, 0);
+	rng_clear(&sn);
+	rng_clear(&d);
+	tbl_free(t);
 }
 
 static void
@@ -310,7 +344,7 @@ test_writes(void **state)
 {
 	struct tbl *t = table();
 	struct tbl_iface *e2 = tbl_iface(t, 2);
-	struct rng d;
+	struct rng d, sn;
 
 	(void)state;
 	memset(&rec, 0, sizeof(rec));
@@ -335,7 +369,10 @@ test_writes(void **state)
 	memset(&rec, 0, sizeof(rec));
 	assert_int_equal(kpf_iface(NULL, t, e2, KP_IF_LEARN | KP_IF_PROBES, NULL), 0);
 	assert_int_equal(rec.senders, 1);
-	assert_int_equal(rec.last_ncidr, 1);
+	/* the deny list cut with the subnets */
+	assert_int_equal(kpf_subnets(e2, &sn), 0);
+	assert_int_equal(rec.last_ncidr, kpf_senders(NULL, &d, NULL, &sn, NULL, 0));
+	rng_clear(&sn);
 	assert_false(rec.last_allowlist);
 	assert_int_equal(rec.ifaces, 1);
 	assert_int_equal(rec.last_mode, KP_MODE_OWNER);
@@ -362,6 +399,7 @@ main(void)
 		cmocka_unit_test(test_refs),
 		cmocka_unit_test(test_holders_mode),
 		cmocka_unit_test(test_senders),
+		cmocka_unit_test(test_subnets),
 		cmocka_unit_test(test_writes),
 	};
 
