@@ -21,6 +21,7 @@
 
 #include "answer.h"
 #include "arp.h"
+#include "kanpub.h"
 #include "kanq.h"
 #include "kanroom.h"
 #include "kanswer.h"
@@ -38,7 +39,8 @@
 #define KAN_MIN_ADDRS	16384	/* map sizes at least; twice the namespace's */
 #define KAN_MIN_LINKS	1024
 #define KAN_RESYNC_DELAY 0.02	/* s: a burst of unreadable notifications, one read */
-#define KAN_RESYNC_RETRY 1.0	/* s: after a read that failed */
+#define KAN_RESYNC_CHECK 1.0	/* s: looked at anyway (a notification the daemon
+				 * saw no change in, a read that failed) */
 
 /* One interface the program is (or was meant to be) on. */
 struct kan_if {
@@ -59,8 +61,7 @@ struct kan {
 	ev_io			 ev_w;
 	struct kan_if		*ifs;
 	size_t			 nifs, aifs;
-	struct kpf_pub		*pg;		/* published CIDRs written, sorted */
-	size_t			 npg;
+	struct kanpub		 pg;		/* published CIDRs written: kanpub.c */
 	struct kanq		*q;		/* feeds deferred: kanq.c */
 	struct kanroom		*room;		/* what the maps have no room for */
 	bool			 resync_said;
@@ -217,82 +218,19 @@ kan_fold(struct kan *k)
 
 /* ------------------------------------------------------------ published */
 
-static int
-pg_cmp(const void *a, const void *b)
+/* kanpub.c's question: is the program on ifindex? */
+static bool
+on_iface(void *arg, int ifindex)
 {
-	const struct kpf_pub *x = a, *y = b;
+	struct kan_if *s = slot(arg, ifindex, false);
 
-	if (x->ifindex != y->ifindex)
-		return x->ifindex < y->ifindex ? -1 : 1;
-	if (x->addr != y->addr)
-		return ntohl(x->addr) < ntohl(y->addr) ? -1 : 1;
-	return (x->len > y->len) - (x->len < y->len);
+	return s != NULL && s->attached;
 }
 
-struct want_pg {
-	struct kan	*k;
-	struct kpf_pub	*v;
-	size_t		 n, a;
-	bool		 oom;
-};
-
-static int
-want_pg_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct want_pg *w = arg;
-	struct kan_if *s = slot(w->k, ifp->ifindex, false);
-	struct kpf_pub *v;
-	size_t n;
-
-	if (s == NULL || !s->attached || w->k->pub == NULL)
-		return 0;
-	/* ranges, not addresses: a /16 is one CIDR in the program, and an
-	 * address an interface holds meanwhile is refused there by its
-	 * "one of ours" marker, as pol_decide refuses it */
-	n = kpf_pub(w->k->pub, ifp, NULL, 0);
-	if (w->n + n > w->a) {
-		w->a = w->n + n + 64;
-		if ((v = realloc(w->v, w->a * sizeof(*v))) == NULL) {
-			w->oom = true;
-			return 1;
-		}
-		w->v = v;
-	}
-	w->n += kpf_pub(w->k->pub, ifp, w->v + w->n, w->a - w->n);
-	return 0;
-}
-
-/* The published CIDRs made what the set and the attached interfaces say
- * now: the stale ones deleted first (a withdraw is never answered once
- * it returned). */
 static void
 pub_sync(struct kan *k)
 {
-	struct want_pg w = { k, NULL, 0, 0, false };
-	size_t i, j;
-
-	tbl_iface_each(k->d.tbl, want_pg_cb, &w);
-	if (w.oom) {
-		/* not knowing what to grant, grant nothing: the capture answers */
-		w.n = 0;
-		log_warnx("kernel answer path: out of memory; published addresses left "
-		    "to the capture path");
-	}
-	if (w.n > 1)
-		qsort(w.v, w.n, sizeof(*w.v), pg_cmp);
-	for (i = 0, j = 0; i < k->npg; i++) {
-		while (j < w.n && pg_cmp(&w.v[j], &k->pg[i]) < 0)
-			j++;
-		if (j == w.n || pg_cmp(&w.v[j], &k->pg[i]) != 0)
-			(void)kp_del_pub(k->kp, k->pg[i].ifindex, k->pg[i].addr, k->pg[i].len);
-	}
-	for (j = 0; j < w.n; j++)
-		if (kp_set_pub(k->kp, w.v[j].ifindex, w.v[j].addr, w.v[j].len,
-		    w.v[j].has_mac ? w.v[j].mac : NULL) == -1 && errno != E2BIG)
-			(void)kp_del_pub(k->kp, w.v[j].ifindex, w.v[j].addr, w.v[j].len);
-	free(k->pg);
-	k->pg = w.v;
-	k->npg = w.n;
+	kanpub_sync(&k->pg, k->kp, k->d.tbl, k->pub, on_iface, k);
 }
 
 /* ----------------------------------------------------------- interfaces */
@@ -487,12 +425,11 @@ resync_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	if (!kp_needs_resync(k->kp))
 		return;
 	if (kp_resync(k->kp) == -1) {
+		/* tried again at the next check */
 		if (!k->resync_said)
 			log_warnx("kernel answer path: cannot read the kernel's state again; "
 			    "the capture path answers everything meanwhile");
 		k->resync_said = true;
-		ev_timer_set(&k->resync_w, KAN_RESYNC_RETRY, 0.);
-		ev_timer_start(k->d.loop, &k->resync_w);
 		return;
 	}
 	k->resync_said = false;
@@ -508,8 +445,10 @@ resync_cb(struct ev_loop *loop, ev_timer *w, int revents)
 static void
 settle(struct kan *k)
 {
-	if (kp_needs_resync(k->kp) && !ev_is_active(&k->resync_w)) {
-		ev_timer_set(&k->resync_w, KAN_RESYNC_DELAY, 0.);
+	if (kp_needs_resync(k->kp) &&
+	    ev_timer_remaining(k->d.loop, &k->resync_w) > KAN_RESYNC_DELAY) {
+		ev_timer_stop(k->d.loop, &k->resync_w);
+		ev_timer_set(&k->resync_w, KAN_RESYNC_DELAY, KAN_RESYNC_CHECK);
 		ev_timer_start(k->d.loop, &k->resync_w);
 	}
 	kanroom_check(k->room);
@@ -556,7 +495,6 @@ void
 kan_change(struct kan *k, const struct ls_change *c)
 {
 	struct kan_if *s;
-	size_t i;
 
 	if (k == NULL || !k->started)
 		return;
@@ -565,9 +503,7 @@ kan_change(struct kan *k, const struct ls_change *c)
 		if ((s = slot(k, c->ifindex, false)) != NULL)
 			*s = k->ifs[--k->nifs];
 		(void)kp_forget(k->kp, c->ifindex);
-		for (i = 0; i < k->npg; i++)
-			if (k->pg[i].ifindex == c->ifindex)
-				(void)kp_del_pub(k->kp, c->ifindex, k->pg[i].addr, k->pg[i].len);
+		kanpub_forget(&k->pg, k->kp, c->ifindex);
 		pub_sync(k);
 		settle(k);
 		return;
@@ -656,8 +592,9 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	k->conf = c;
 	k->pub = p;
 	k->started = true;
-	ev_timer_init(&k->resync_w, resync_cb, KAN_RESYNC_DELAY, 0.);
+	ev_timer_init(&k->resync_w, resync_cb, KAN_RESYNC_CHECK, KAN_RESYNC_CHECK);
 	k->resync_w.data = k;
+	ev_timer_start(d->loop, &k->resync_w);
 	if ((k->q = kanq_new(d->loop, q_feed, q_done, k)) == NULL)
 		log_warnx("kernel answer path: out of memory; changes are fed at once");
 	if ((k->room = kanroom_new(d->loop, k->kp, d->tbl, room_again, k)) == NULL)
@@ -693,7 +630,7 @@ kan_close(struct kan *k)
 	kanroom_free(k->room);
 	kp_close(k->kp);	/* detaches from every interface */
 	free(k->ifs);
-	free(k->pg);
+	kanpub_free(&k->pg);
 	free(k);
 }
 
