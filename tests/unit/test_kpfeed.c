@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "kpfeed.h"
+#include "publish.h"
 #include "policy.h"
 #include "ranges.h"
 
@@ -339,6 +340,60 @@ test_subnets(void **state)
 	tbl_free(t);
 }
 
+/* Published entries as the program holds them: each range as the fewest
+ * CIDRs, on the interfaces the entry names, with its MAC or none. */
+static void
+test_pub(void **state)
+{
+	struct tbl *t = table();
+	struct pub *p = pub_new();
+	struct pub_entry e;
+	struct kpf_pub v[16];
+	const char *why;
+	char err[128];
+	size_t n;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(pub_runtime_make(&e, 0x0a000100, 24, "eth2", &why), 0);
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	memset(&e, 0, sizeof(e));
+	snprintf(e.label, sizeof(e.label), "range");
+	snprintf(e.ifglob, sizeof(e.ifglob), "eth*");
+	e.has_mac = true;
+	memcpy(e.mac, "\x02\0\0\0\0\x50", 6);
+	assert_int_equal(rng_add(&e.set, 0x0a000201, 0x0a000206), 0);
+	assert_int_equal(rng_finish(&e.set), 0);
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	/* 10.0.1.0/24; 10.0.2.1/32 .2/31 .4/31 .6/32 */
+	n = kpf_pub(p, tbl_iface(t, 2), v, 16);
+	assert_int_equal(n, 5);
+	assert_int_equal(v[0].addr, ip("10.0.1.0"));
+	assert_int_equal(v[0].len, 24);
+	assert_false(v[0].has_mac);
+	assert_int_equal(v[0].ifindex, 2);
+	assert_int_equal(v[1].addr, ip("10.0.2.1"));
+	assert_int_equal(v[1].len, 32);
+	assert_true(v[1].has_mac);
+	assert_memory_equal(v[1].mac, "\x02\0\0\0\0\x50", 6);
+	assert_int_equal(v[2].addr, ip("10.0.2.2"));
+	assert_int_equal(v[2].len, 31);
+	assert_int_equal(v[4].addr, ip("10.0.2.6"));
+	/* counted, not written, past max */
+	assert_int_equal(kpf_pub(p, tbl_iface(t, 2), v, 2), 5);
+	/* eth3: the range alone (eth*), not eth2's /24 */
+	assert_int_equal(kpf_pub(p, tbl_iface(t, 3), v, 16), 4);
+	/* a /0 published: one CIDR */
+	pub_free(p);
+	p = pub_new();
+	assert_int_equal(pub_runtime_make(&e, 0, 0, "eth2", &why), 0);
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	assert_int_equal(kpf_pub(p, tbl_iface(t, 2), v, 16), 1);
+	assert_int_equal(v[0].len, 0);
+	pub_free(p);
+	tbl_free(t);
+}
+
 static void
 test_writes(void **state)
 {
@@ -400,6 +455,7 @@ main(void)
 		cmocka_unit_test(test_holders_mode),
 		cmocka_unit_test(test_senders),
 		cmocka_unit_test(test_subnets),
+		cmocka_unit_test(test_pub),
 		cmocka_unit_test(test_writes),
 	};
 
