@@ -65,6 +65,12 @@
 #define KP_NBUCKETS		(KP_SENDER_SLOTS + 2)
 #define KP_RING_BYTES		(128 * 1024)
 #define KP_NREF			4	/* address entries a grant may depend on */
+/* A request the program answered (or refused by a limit) goes on with
+ * this skb->hash and the packet type PACKET_OTHERHOST: the capture
+ * path's socket filter (capture.c) drops what has both, and keeps a
+ * frame that was for another host (a hash is that only by chance, and
+ * such a frame is never answered anyway: only a counter would miss it). */
+#define KP_DECIDED_HASH		0x6172706fu	/* "arpo"; capture.h's CAP_DECIDED_HASH */
 
 /* kp_ifaces: modes the program answers in (any other value: pass up). */
 enum {

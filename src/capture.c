@@ -37,21 +37,24 @@ struct cap {
 	struct mmsghdr		 msg[CAP_TXQ];
 };
 
-/* Frames for another host (PACKET_OTHERHOST) are never answered
- * (arp_check), and the kernel answer path marks so each request it
- * answered, or refused by a limit, before letting it go on for whoever
- * else listens (a macvlan above, the next TC filter): dropped in the
- * kernel, they never wake us, and nothing is answered twice.  Classic BPF
- * on the socket, as libpcap would install it; the packet type is an
- * ancillary load.  The constants below are the kernel's ABI. */
-static struct sock_filter not_other_insns[] = {
+/* The kernel answer path marks each request it answered, or refused by
+ * a limit, as for another host (PACKET_OTHERHOST) with its hash set to
+ * CAP_DECIDED_HASH (capture.h), before letting it go on for whoever else listens (a
+ * macvlan above, the next TC filter): dropped here, in the kernel, they
+ * never wake us and nothing is answered twice.  A frame that really was
+ * for another host keeps its own hash, and arp_check counts it.  Classic
+ * BPF on the socket, as libpcap would install it; the packet type and
+ * the hash are ancillary loads (the kernel's ABI). */
+static struct sock_filter not_decided_insns[] = {
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)(SKF_AD_OFF + SKF_AD_PKTTYPE)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OTHERHOST, 0, 1),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OTHERHOST, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)(SKF_AD_OFF + SKF_AD_RXHASH)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CAP_DECIDED_HASH, 0, 1),
 	BPF_STMT(BPF_RET | BPF_K, 0),
 	BPF_STMT(BPF_RET | BPF_K, 0x40000),
 };
-static const struct sock_fprog not_other = {
-	sizeof(not_other_insns) / sizeof(not_other_insns[0]), not_other_insns
+static const struct sock_fprog not_decided = {
+	sizeof(not_decided_insns) / sizeof(not_decided_insns[0]), not_decided_insns
 };
 
 struct cap *
@@ -106,8 +109,8 @@ cap_open(char *err, size_t errlen)
 		snprintf(err, errlen, "pcap nonblock: %s", ebuf);
 		goto fail;
 	}
-	if (setsockopt(pcap_fileno(c->p), SOL_SOCKET, SO_ATTACH_FILTER, &not_other,
-	    sizeof(not_other)) == -1) {
+	if (setsockopt(pcap_fileno(c->p), SOL_SOCKET, SO_ATTACH_FILTER, &not_decided,
+	    sizeof(not_decided)) == -1) {
 		snprintf(err, errlen, "capture filter: %s", strerror(errno));
 		goto fail;
 	}

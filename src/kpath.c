@@ -25,7 +25,11 @@
 #include <bpf/libbpf.h>
 
 #include "answer.skel.h"
+#include "capture.h"
 #include "kpint.h"
+
+/* the program's mark and the capture's filter must agree */
+_Static_assert(KP_DECIDED_HASH == CAP_DECIDED_HASH, "capture.h and kpath_abi.h disagree");
 
 #define USER_ID_BASE	(1ull << 63)	/* the watcher's ids stay below */
 #define LOG_KEEP	4096

@@ -11,8 +11,9 @@
  * trimmed to 42 bytes, and sent as a clone out of the arrival device's
  * egress (bpf_clone_redirect: the qdisc and tcpdump see it as they see
  * the kernel's); the request is then put back as it came and goes on
- * marked PACKET_OTHERHOST, which the stack's arp_rcv and arpownd's
- * capture socket (its filter) both drop, so that nobody answers it twice,
+ * marked PACKET_OTHERHOST (and KP_DECIDED_HASH), which the stack's
+ * arp_rcv and arpownd's capture socket (its filter) both drop, so that
+ * nobody answers it twice,
  * while a macvlan above still gets its broadcast (macvlan and ipvlan set
  * the type afresh from the destination).  Requests sender_rate or
  * total_rate refuse go on marked the same way: passed up, the capture
@@ -191,10 +192,12 @@ pass(__u32 ifindex, __u32 why)
 }
 
 /* Decided here (answered or refused by a limit): on, but as a frame for
- * another host, which arp_rcv and arpownd's capture drop. */
+ * another host, which arp_rcv drops, with a hash that tells arpownd's
+ * capture it was decided (KP_DECIDED_HASH). */
 static __always_inline int
 decided(struct __sk_buff *skb)
 {
+	bpf_set_hash(skb, KP_DECIDED_HASH);
 	bpf_skb_change_type(skb, PACKET_OTHERHOST_);
 	return TC_ACT_UNSPEC;
 }
