@@ -1,16 +1,11 @@
 #!/bin/bash
-# The kernel answer path's maps and what does not fit in them
-# (doc/kpath.md, "Sizes"):
-#  - 130 runtime publishes of a /24 (33,280 addresses), then an address
-#    added: published ranges are CIDRs in the program, and they never
-#    crowd out the host's own addresses: 10.0.0.1 and the new one are
-#    still answered by the program, status says kernel, nothing is
-#    unheld; the same after every publish is withdrawn;
-#  - more host addresses than the maps were sized for at the start
-#    (16,384 at least): the program cannot mark them all as the host's,
-#    so it answers nothing and the capture path answers everything;
-#    status, the metrics and the journal say so and why; once addresses
-#    go and there is room again, it answers again, by itself.
+# More host addresses than the kernel answer path's maps were sized for
+# at the start (16,384 at least), on 64 interfaces arpownd does not
+# manage (each is one of the host's: a marker each): the program cannot
+# mark them all as the host's, so it answers nothing and the capture path
+# answers everything; status, the metrics and the journal say so and
+# why; once 1,000 of them go and there is room again, it answers again,
+# by itself (doc/kpath.md, "Sizes, and what does not fit").
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
@@ -38,27 +33,6 @@ if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
 	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
 	exit 77
 fi
-# --- 130 /24 publishes
-for i in $(seq 0 129); do
-	out=$(ctl publish "10.$((100 + i / 200)).$((i % 200)).0/24" eth1 2>&1) || fail "publish $i: $out"
-done
-# an address added meanwhile: one of the host's, a marker more
-ns h ip addr add 10.0.0.9/24 dev eth0 || fail "ip addr add 10.0.0.9/24 dev eth0"
-sleep 0.6
-by_program "130 /24 published, an address added"
-before=$(capture_lines eth0 10.0.0.9)
-expect_reply c c0 10.0.0.9 "$MAC0" "130 /24 published: the added 10.0.0.9 answered by eth0"
-expect_eq "$(capture_lines eth0 10.0.0.9)" "$before" "the added address answered by the kernel path"
-expect_eq "$(kp answering) $(unheld) $(path0)" "True 0 kernel" "130 /24 published: status: answering, nothing unheld, eth0 on the kernel path"
-before=$(capture_lines eth1 10.100.129.77)
-expect_reply c c0 10.100.129.77 "$MAC1" "130 /24 published: 10.100.129.77 answered by eth1"
-expect_eq "$(capture_lines eth1 10.100.129.77)" "$before" "a published address answered by the kernel path too"
-for i in $(seq 0 129); do
-	out=$(ctl withdraw "10.$((100 + i / 200)).$((i % 200)).0/24" 2>&1) || fail "withdraw $i: $out"
-done
-expect_silence c c0 10.100.129.77 "withdrawn: no longer answered"
-by_program "all withdrawn"
-
 CAP=$(kp capacity)
 echo "# maps sized for $CAP address entries"
 
@@ -94,8 +68,9 @@ ns h ip -batch "$TMPDIR_T/del" || fail "deleting 1000 addresses"
 answering() { [ "$(kp answering)" = True ]; }
 wait_for 10000 answering || fail "room again: the kernel path does not answer again ($(ctl status 2>&1 | grep -A1 'kernel path'))"
 pass "room again: status says the kernel path answers"
-none_unheld() { [ "$(unheld)" = 0 ]; }
-wait_for 5000 none_unheld || fail "room again: addresses still unheld: $(ctl status | grep -A1 'kernel path')"
+none_unheld() { [ "$(ctl_get status "sum(d['kernel_path']['unheld'].values())")" = 0 ]; }
+wait_for 5000 none_unheld || fail "room again: still unheld: $(ctl status | grep -A1 'kernel path')"
+pass "room again: nothing unheld (addresses, ranges, interfaces, kernel entries)"
 grep -q 'kernel answer path: every host address is marked again' "$TMPDIR_T/arpownd.log" ||
 	fail "the journal does not say it answers again"
 pass "the journal says it answers again"
