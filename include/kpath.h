@@ -125,11 +125,13 @@ struct kp_room {
 	size_t		ifaces;		/* interfaces whose sender sets did not fit */
 	uint64_t	mirror;		/* address entries the mirror had no room for */
 	bool		stalled;	/* a marker among them: nothing is answered */
-	int		ifindex;	/* one of the addresses: its interface, 0 a marker */
-	uint32_t	addr;		/* and the address (network order), 0 none */
 	unsigned	max_addrs;	/* the address entries the maps were sized for */
 };
 void kp_room(struct kp *kp, struct kp_room *out);
+/* One of the addresses that did not fit, a marker's first: its interface
+ * (0 for a marker) and the address (network order; 0: none); a walk of
+ * them all, for a log line or a report. */
+void kp_room_example(struct kp *kp, int *ifindex, uint32_t *addr);
 /* Are ifindex's settings in the maps (else its sender sets did not fit,
  * and everything there is passed up)? */
 bool kp_iface_held(struct kp *kp, int ifindex);

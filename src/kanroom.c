@@ -72,14 +72,20 @@ static void
 say(struct kanroom *r, const struct kp_room *m)
 {
 	const struct tbl_iface *ifp = NULL;
-	struct log_ctx lc = { MSGID_IFACE, NULL, m->addr, 0, NULL };
+	struct log_ctx lc = { MSGID_IFACE, NULL, 0, 0, NULL };
 	char a[INET_ADDRSTRLEN] = "?";
+	int ifindex;
 
-	if (m->addr != 0) {
-		inet_ntop(AF_INET, &m->addr, a, sizeof(a));
-		ifp = m->ifindex != 0 ? tbl_iface(r->tbl, m->ifindex) :
-		    tbl_addr_owner(r->tbl, m->addr, NULL);
-		lc.ifname = ifp != NULL ? ifp->name : NULL;
+	/* the example only when a line is due: a walk of them all */
+	if ((m->stalled != r->stall_said || any(m) != r->short_said) &&
+	    (m->stalled || any(m))) {
+		kp_room_example(r->kp, &ifindex, &lc.addr);
+		if (lc.addr != 0) {
+			inet_ntop(AF_INET, &lc.addr, a, sizeof(a));
+			ifp = ifindex != 0 ? tbl_iface(r->tbl, ifindex) :
+			    tbl_addr_owner(r->tbl, lc.addr, NULL);
+			lc.ifname = ifp != NULL ? ifp->name : NULL;
+		}
 	}
 	if (m->stalled && !r->stall_said)
 		log_ctx(LOG_WARNING, &lc, "kernel answer path: no room to mark %s%s%s as one of "
@@ -175,6 +181,7 @@ void
 kanroom_view(struct kanroom *r, struct rpt_kpath *out)
 {
 	struct kp_room m;
+	int ifindex;
 
 	memset(out, 0, sizeof(*out));
 	if (r == NULL)
@@ -187,5 +194,5 @@ kanroom_view(struct kanroom *r, struct rpt_kpath *out)
 	out->unheld_published = m.published;
 	out->unheld_interfaces = m.ifaces;
 	out->unheld_mirror = m.mirror;
-	out->example = m.addr;
+	kp_room_example(r->kp, &ifindex, &out->example);
 }

@@ -51,7 +51,6 @@ struct kan_if {
 	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
 };
 
-
 struct kan {
 	struct kp		*kp;
 	struct kan_deps		 d;
@@ -69,7 +68,6 @@ struct kan {
 };
 
 static void settle(struct kan *k);
-
 
 static bool
 asks(int path)

@@ -148,7 +148,6 @@ kp_room(struct kp *kp, struct kp_room *out)
 {
 	struct kp_watch w;
 	struct kp_conf c;
-	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->grants = kp->unheld.n;
@@ -159,12 +158,21 @@ kp_room(struct kp *kp, struct kp_room *out)
 	if (kpm_read_watch(kp, &w) == 0 && w.alive_full > kp->alive_seen)
 		out->mirror += w.alive_full - kp->alive_seen;
 	out->stalled = kpm_read_conf(kp, &c) == 0 && (c.flags & KP_CF_FULL) != 0;
-	/* one of them, to name */
+}
+
+void
+kp_room_example(struct kp *kp, int *ifindex, uint32_t *addr)
+{
+	size_t i;
+
+	/* a marker first: the one that stops every answer */
+	*ifindex = 0;
+	*addr = 0;
 	for (i = 0; i < kp->unheld.cap; i++)
-		if (kp->unheld.v[i] != 0 && (out->addr == 0 || (kp->unheld.v[i] >> 32) == 0)) {
-			out->ifindex = (int)(kp->unheld.v[i] >> 32);
-			out->addr = (uint32_t)kp->unheld.v[i];
-			if (out->ifindex == 0)
+		if (kp->unheld.v[i] != 0 && (*addr == 0 || (kp->unheld.v[i] >> 32) == 0)) {
+			*ifindex = (int)(kp->unheld.v[i] >> 32);
+			*addr = (uint32_t)kp->unheld.v[i];
+			if (*ifindex == 0)
 				break;
 		}
 }

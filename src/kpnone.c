@@ -64,6 +64,8 @@ void kp_take_unconfirmed(struct kp *kp, struct util_ifset *out)
 bool kp_needs_resync(struct kp *kp) { (void)kp; return false; }
 int kp_resync(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
 void kp_room(struct kp *kp, struct kp_room *out) { (void)kp; memset(out, 0, sizeof(*out)); }
+void kp_room_example(struct kp *kp, int *ifindex, uint32_t *addr)
+{ (void)kp; *ifindex = 0; *addr = 0; }
 bool kp_iface_held(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return false; }
 bool kp_take_room(struct kp *kp) { (void)kp; return false; }
 size_t kp_unheld(struct kp *kp, uint64_t *out, size_t max) { (void)kp; (void)out; (void)max; return 0; }
