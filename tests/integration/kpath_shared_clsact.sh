@@ -14,7 +14,9 @@
 #  - SIGKILL, then arpownd --restore: only arpownd's filters go; the
 #    admin's are all still there, at their prefs, and still drop; no
 #    clsact qdisc is removed, the admin's empty one included;
-#  - a start over the killed run's filters, then a clean stop: the same.
+#  - a start over the killed run's filters, then a clean stop: the same;
+#    an admin's filter at arpownd's own pref, there first, runs after
+#    arpownd's (cls_bpf runs the newest first) and still works.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
@@ -107,6 +109,10 @@ pass "--restore: the admin's filters still drop ICMP"
 expect_silence f f0 10.1.0.1 "--restore: the kernel does not answer the refused sender either" -s 10.0.0.66
 expect_reply f f0 10.1.0.1 "$MAC2" "--restore: the kernel answers the others"
 
+# an admin's filter at arpownd's own pref, there before arpownd's (on the
+# admin's clsact on eth1): cls_bpf runs the newest of a pref first, so
+# arpownd's runs before it, and gives no verdict: it must still run
+admin eth1 65535
 # a start over a killed run's filters, then a clean stop
 arpownd_start h -c "$CONF"
 kill -KILL "$ARPOWND_PID"
@@ -114,12 +120,14 @@ wait "$ARPOWND_PID" 2>/dev/null
 ARPOWND_PID=
 arpownd_start h -c "$CONF"
 expect_eq "$(filters eth0) | $(filters eth1) | $(filters eth2)" \
-	"65534:admin 65535:arpownd | 65535:arpownd | 49152:admin 65535:arpownd" \
+	"65534:admin 65535:arpownd | 65535:arpownd 65535:admin | 49152:admin 65535:arpownd" \
 	"a start over a killed run's filters: one of arpownd's each, the admin's where they were"
 check_running "restarted"
+! pings c 10.0.0.2 || fail "restarted: ICMP to eth1 not dropped: the admin's filter after arpownd's does not run"
+pass "restarted: the admin's filter after arpownd's (same pref, older) still drops ICMP on eth1"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "stopped cleanly"
-expect_eq "$(filters eth0) | $(filters eth1) | $(filters eth2)" "65534:admin |  | 49152:admin" \
+expect_eq "$(filters eth0) | $(filters eth1) | $(filters eth2)" "65534:admin | 65535:admin | 49152:admin" \
 	"stop: arpownd's filters gone, the admin's where they were"
 expect_eq "$(admin_filters eth0)|$(admin_filters eth2)" "$ADMIN0|$ADMIN2" "stop: the admin's filters unchanged"
 expect_eq "$(clsacts)" 111 "stop: no clsact qdisc removed (a filter of someone else's could be in it)"
