@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The hash the kernel answer path gives a request it decided (answered,
+ * or refused by a limit) and passed on as for another host: the capture
+ * drops such frames in the kernel (kpath_abi.h's KP_DECIDED_HASH). */
+#define CAP_DECIDED_HASH	0x6172706fu	/* "arpo" */
+
 struct cap;
 /* One frame, and when the kernel received it (CLOCK_REALTIME ns). */
 typedef void cap_fn(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg);

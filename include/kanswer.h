@@ -17,6 +17,7 @@ struct ev_loop;
 struct kan;
 struct lim;
 struct notes;
+struct rpt_kpath;
 struct rtnl;
 struct stats;
 
@@ -56,7 +57,10 @@ void kan_iface(struct kan *k, struct tbl_iface *ifp);
 void kan_change(struct kan *k, const struct ls_change *c);
 /* Bring the program's counters into the daemon's (before a report). */
 void kan_fold(struct kan *k);
-/* Remove any arpownd filter a killed daemon left (--restore); how many. */
+/* What status and the metrics say of it (out->loaded false: not loaded). */
+void kan_view(struct kan *k, struct rpt_kpath *out);
+/* Remove any arpownd filter a killed daemon left (at a start, under the
+ * namespace's lock, and for --restore), saying so in one line; how many. */
 int kan_purge(void);
 
 #endif

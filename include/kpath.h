@@ -48,11 +48,12 @@ bool kp_built(void);
 struct kp *kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen);
 /* Detach from every interface attached, close everything; NULL is fine. */
 void kp_close(struct kp *kp);
-/* Attach to ifindex's clsact ingress (made if missing), replacing a
- * stale arpownd filter there; 0, or -1 with why filled. */
-int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen);
-/* Remove our filter from ifindex (and the clsact qdisc when we made it
- * and nothing else uses it); 0 or -1. */
+/* Attach to ifindex's clsact ingress (made if missing, never removed),
+ * at the last preference, after removing a killed run's arpownd filter
+ * there; *others (may be NULL): how many other filters run before it;
+ * 0, or -1 with why filled. */
+int kp_attach(struct kp *kp, int ifindex, int *others, char *why, size_t whylen);
+/* Remove our filter from ifindex, and nothing else; 0 or -1. */
 int kp_detach(struct kp *kp, int ifindex);
 /* ifindex is gone, and its filter with the device: forget it without a
  * word to TC (the index may already name a new device, which is attached
@@ -68,13 +69,17 @@ int kp_del_iface(struct kp *kp, int ifindex);
 /* Grant addr on ifindex (owner and subnet modes) under the entries refs
  * (KP_NREF at most, own entries first); 0 or -1. */
 int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n);
-/* Grant addr on ifindex as published, answered with mac; 0 or -1. */
-int kp_set_published(struct kp *kp, int ifindex, uint32_t addr, const uint8_t mac[6]);
 /* Withdraw the grant of addr on ifindex; 0 (also when there was none) or -1. */
 int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr);
+/* Publish the CIDR addr/len (network order) on ifindex, answered with mac,
+ * or (NULL) with the link's own MAC as the kernel has it when a request
+ * comes; 0 or -1 (E2BIG: no room, kept for kp_room). */
+int kp_set_pub(struct kp *kp, int ifindex, uint32_t addr, uint8_t len, const uint8_t *mac);
+/* Withdraw the published CIDR addr/len on ifindex; 0 (also when none) or -1. */
+int kp_del_pub(struct kp *kp, int ifindex, uint32_t addr, uint8_t len);
 /* addr is one of the host's; holders: its entries on usable interfaces
  * (system mode answers it while one is alive); 0, or -1 and the program
- * answers nothing more (E2BIG: the maps are full, kp_open again larger). */
+ * answers nothing until every such address is written (kp_room). */
 int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n);
 /* addr is no longer the host's; 0 or -1. */
 int kp_del_local(struct kp *kp, uint32_t addr);
@@ -111,8 +116,36 @@ void kp_dump(struct kp *kp, FILE *f);
 bool kp_needs_resync(struct kp *kp);
 /* Read the kernel's links and addresses again; 0, or -1 (answers stay stopped). */
 int kp_resync(struct kp *kp);
+/* What the maps have no room for: each write a full map refused, kept
+ * until it is written or no longer wanted; the capture path answers it
+ * meanwhile. */
+struct kp_room {
+	size_t		grants;		/* addresses whose grant or marker did not fit */
+	size_t		published;	/* published CIDRs that did not fit */
+	size_t		ifaces;		/* interfaces whose sender sets did not fit */
+	uint64_t	mirror;		/* address entries the mirror had no room for */
+	bool		stalled;	/* a marker among them: nothing is answered */
+	unsigned	max_addrs;	/* the address entries the maps were sized for */
+};
+void kp_room(struct kp *kp, struct kp_room *out);
+/* One of the addresses that did not fit, a marker's first: its interface
+ * (0 for a marker) and the address (network order; 0: none); a walk of
+ * them all, for a log line or a report. */
+void kp_room_example(struct kp *kp, int *ifindex, uint32_t *addr);
+/* Are ifindex's settings in the maps (else its sender sets did not fit,
+ * and everything there is passed up)? */
+bool kp_iface_held(struct kp *kp, int ifindex);
+/* Was anything deleted from the maps since the last call (room, maybe)? */
+bool kp_take_room(struct kp *kp);
+/* The grants and markers a full map refused, as (ifindex << 32 | addr),
+ * ifindex 0 for a marker; up to max into out; how many. */
+size_t kp_unheld(struct kp *kp, uint64_t *out, size_t max);
+/* Read the kernel's links and addresses into the mirror again, adding
+ * what it had no room for (kp_room's mirror); 0 or -1. */
+int kp_remirror(struct kp *kp);
 /* Remove every arpownd filter from every interface of this network
- * namespace (for --restore after a crash); how many, or -1 with why.
+ * namespace (at a start, and for --restore after a crash); how many, or
+ * -1 with why.  Other filters and the qdiscs stay.
  * Built without BPF it removes nothing (it needs libbpf's TC calls): a
  * filter a BPF build left behind then answers nothing, as its liveness
  * socket died with it, and the next BPF build's start replaces it. */

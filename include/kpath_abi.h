@@ -5,17 +5,23 @@
  * Who writes what:
  *   kp_ifaces   the daemon: per managed interface, its mode, MAC, flags
  *   kp_answers  the daemon: (ifindex, target) may be answered, under the
- *               conditions in its refs; (0, addr): addr is a host address
- *               (and, for system mode, who holds it).  The netlink watcher
- *               adds (0, addr) markers for addresses added meanwhile.
+ *               conditions in its refs
+ *   kp_locals   the daemon: addr is a host address (and, for system mode,
+ *               who holds it).  The netlink watcher adds markers for
+ *               addresses added meanwhile.  A map of its own: grants
+ *               filling kp_answers never crowd out a marker
+ *   kp_pub      the daemon: published ranges per interface, as an LPM trie
+ *               of CIDRs (a /16 is one entry, not 65,536)
  *   kp_senders  the daemon: per interface, what a sender IP is
- *               (allow_senders, deny_senders, published), as an LPM trie
+ *               (allow_senders, deny_senders, published, in a subnet of
+ *               the interface), as an LPM trie
  *   kp_links    the kernel's truth, kept by the netlink watcher: one
  *               instance id per link while it is up with a given MAC
  *   kp_alive    the kernel's truth, kept by the netlink watcher: one
  *               instance id per IPv4 address entry (struct in_ifaddr)
  *   kp_watch    the watcher: id counter, revocation count
- *   kp_conf     the loader: limits, the liveness socket, resync state
+ *   kp_conf     the loader: limits, the liveness socket, resync state,
+ *               "a marker did not fit"
  *   kp_buckets  the program: token buckets (sender slots, total, learn)
  *   kp_counters the program: per-CPU counters per arrival interface
  *   kp_events   the program: learning and probe events (ring buffer)
@@ -38,22 +44,33 @@
  * filter is recognised as ours by its name, whatever handle it sits at. */
 #define KP_PROG_NAME		"arpownd_answer"
 #define KP_WATCH_NAME		"arpownd_nlwatch"
-/* The TC filter's place on clsact ingress. */
+/* The TC filter's place on clsact ingress: the last preference there is
+ * (0xffff), so that every other filter runs before it, as every filter
+ * runs before the kernel's own ARP responder (doc/kpath.md, "A shared
+ * clsact").  The handle is ours to find it by; the name says whose it is. */
 #define KP_TC_HANDLE		0xa4d0u
-#define KP_TC_PRIO		0xa4d0u
+#define KP_TC_PRIO		0xffffu
 
 /* Map sizes as compiled; the loader sets them from kp_open's arguments
  * (a hash map allocates its buckets when made: 16 bytes each). */
 #define KP_MAX_IFACES		1024
-#define KP_MAX_ANSWERS		(2 * 16384)
+#define KP_MAX_ANSWERS		16384
+#define KP_MAX_LOCALS		16384
 #define KP_MAX_ALIVE		16384
 #define KP_MAX_SENDERS		65536
+#define KP_MAX_PUB		65536	/* published CIDRs (LPM: allocated when written) */
 #define KP_SENDER_SLOTS		4096	/* as limit.h's LIM_SENDER_SLOTS */
 #define KP_BUCKET_TOTAL		KP_SENDER_SLOTS
 #define KP_BUCKET_LEARN		(KP_SENDER_SLOTS + 1)
 #define KP_NBUCKETS		(KP_SENDER_SLOTS + 2)
 #define KP_RING_BYTES		(128 * 1024)
 #define KP_NREF			4	/* address entries a grant may depend on */
+/* A request the program answered (or refused by a limit) goes on with
+ * this skb->hash and the packet type PACKET_OTHERHOST: the capture
+ * path's socket filter (capture.c) drops what has both, and keeps a
+ * frame that was for another host (a hash is that only by chance, and
+ * such a frame is never answered anyway: only a counter would miss it). */
+#define KP_DECIDED_HASH		0x6172706fu	/* "arpo"; capture.h's CAP_DECIDED_HASH */
 
 /* kp_ifaces: modes the program answers in (any other value: pass up). */
 enum {
@@ -79,7 +96,7 @@ struct kp_iface {
 
 /* kp_links: key ifindex (__u32). */
 struct kp_link {
-	__u64	id;		/* instance: renewed on each down/up, MAC or master change */
+	__u64	id;		/* instance: renewed on each down/up, NOARP, MAC or master change */
 	__u8	mac[6];
 	__u8	pad[2];
 	__u32	master;		/* IFLA_MASTER: the bridge, bond... it is a port of; 0 none */
@@ -114,14 +131,25 @@ struct kp_ans_key {
 };
 
 /* kp_answer.flags */
-#define KP_ANS_LOCAL		0x01	/* (0, addr): addr is one of the host's */
-#define KP_ANS_PUBLISHED	0x02	/* (ifindex, addr): published, no entry to confirm: mac */
+#define KP_ANS_LOCAL		0x01	/* kp_locals: addr is one of the host's */
 
+/* kp_answers: key (ifindex, addr); kp_locals: key addr (__u32, network
+ * order), holders (system mode) as refs. */
 struct kp_answer {
-	__u8		mac[6];		/* KP_ANS_PUBLISHED: the reply MAC */
+	__u8		pad[6];
 	__u8		flags;		/* KP_ANS_* */
 	__u8		nref;
 	struct kp_ref	ref[KP_NREF];
+};
+
+/* kp_pub: LPM trie keyed by kp_lpm_key (ifindex, published CIDR). */
+#define KP_PUB_MAC		0x01	/* answered with mac; else the link's own,
+					 * as the kernel has it now (kp_links) */
+
+struct kp_pub {
+	__u8	mac[6];
+	__u8	flags;		/* KP_PUB_* */
+	__u8	pad;
 };
 
 /* kp_senders: LPM trie, prefixlen = 32 + the CIDR's length. */
@@ -135,6 +163,7 @@ struct kp_lpm_key {
 #define KP_SND_ALLOW		0x01	/* in allow_senders */
 #define KP_SND_DENY		0x02	/* in deny_senders */
 #define KP_SND_OURS		0x04	/* published on this interface: a claim on ours */
+#define KP_SND_SUBNET		0x08	/* in a subnet of the interface (learnable) */
 
 /* kp_watch: one entry, key 0; written by the watcher alone (atomically):
  * the loader only reads it, never writes it (a write would lose updates). */
@@ -142,11 +171,14 @@ struct kp_watch {
 	__u64	next_id;	/* instance ids handed out */
 	__u64	revokes;	/* revoking events seen, counted before acting */
 	__u64	bad_gen;	/* notifications it could not read */
+	__u64	alive_full;	/* address entries kp_alive had no room for */
 };
 
 /* kp_conf: one entry, key 0; written by the loader alone. */
 #define KP_CF_LIVENESS		0x01	/* answer only while the daemon's socket lives */
-#define KP_CF_FULL		0x02	/* a "one of ours" marker did not fit: answer nothing */
+#define KP_CF_FULL		0x02	/* a "one of ours" marker did not fit: answer
+					 * nothing until the daemon clears it (every
+					 * marker written again, kp_locals had room) */
 
 struct kp_conf {
 	__u64	ok_gen;		/* the bad_gen a full resync covered: answer while equal */
@@ -194,7 +226,8 @@ enum {
 	KP_C_PASS_NO_ENTRY,	/* no grant for the target */
 	KP_C_PASS_UNCONFIRMED,	/* the grant's address entries are gone */
 	KP_C_PASS_NOT_SUBNET,	/* subnet mode: the sender outside */
-	KP_C_PASS_TRIM,		/* could not make the reply (pull, trim) */
+	KP_C_PASS_TRIM,		/* could not make the reply (pull, trim, clone),
+				 * or a frame longer than the minimum (60) */
 	KP_C_RING_DROPS,	/* events lost: the ring was full */
 	KP_C_EVENTS,		/* events written */
 	KP_NCOUNTERS

@@ -25,12 +25,28 @@ int kpf_mode(const struct tbl_iface *ifp);
 /* Does a change of the entry (addr, prefix/plen) touch other addresses'
  * grants (a subnet, a peer: not a /32 of its own)? (pure) */
 bool kpf_wide(uint32_t addr, uint32_t prefix, uint8_t plen);
-/* allow_senders, deny_senders and what is published (each NULL for none,
- * finished sets) cut wherever one of them changes, as disjoint CIDRs with
- * what a sender there is (KP_SND_*; pieces in none left out), at most max
- * into out; how many there are, SIZE_MAX on ENOMEM (pure). */
+/* ifp's subnets and peers (its wide entries: what tbl_in_subnet asks)
+ * as one finished set (host order) into out; 0 or -1 on ENOMEM (pure). */
+int kpf_subnets(const struct tbl_iface *ifp, struct rng *out);
+/* allow_senders, deny_senders, what is published and the interface's
+ * subnets (each NULL for none, finished sets) cut wherever one of them
+ * changes, as disjoint CIDRs with what a sender there is (KP_SND_*;
+ * pieces in none left out), at most max into out; how many there are,
+ * SIZE_MAX on ENOMEM (pure). */
 size_t kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *ours,
-    struct kp_cidr *out, size_t max);
+    const struct rng *subnets, struct kp_cidr *out, size_t max);
+/* One published CIDR on an interface, as the program holds it. */
+struct kpf_pub {
+	int		ifindex;
+	uint32_t	addr;		/* the CIDR's first address, network order */
+	uint8_t		len;
+	bool		has_mac;	/* answered with mac; else the link's own */
+	uint8_t		mac[6];
+};
+struct pub;
+/* The CIDRs p publishes on ifp (its entries on ifp's name), at most max
+ * into out; how many there are (pure). */
+size_t kpf_pub(const struct pub *p, const struct tbl_iface *ifp, struct kpf_pub *out, size_t max);
 /* Write ifp's sender sets (ours: what is published there, or NULL), then
  * its settings (flags: KP_IF_LEARN, KP_IF_PROBES (answer probes here, if
  * allow_probes), KP_IF_PROBE_EVENTS; the rest from ifp) and the grants

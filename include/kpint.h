@@ -20,13 +20,19 @@ struct nlmsghdr;
 
 struct kp_att {
 	int	ifindex;
-	bool	made_qdisc;	/* ours to remove when the last filter goes */
+};
+
+/* A set of 64-bit keys (open addressing): what a full map refused. */
+struct kp_keys {
+	uint64_t	*v;		/* 0: an empty slot (no key is 0) */
+	size_t		 n, cap;
 };
 
 struct kp {
 	struct kp_bpf	*skel;
-	int		 fd_ifaces, fd_links, fd_alive, fd_answers, fd_senders;
-	int		 fd_watch, fd_conf, fd_counters;
+	int		 fd_ifaces, fd_links, fd_alive, fd_answers, fd_locals, fd_pub;
+	int		 fd_senders, fd_watch, fd_conf, fd_counters;
+	unsigned	 max_addrs, max_links;	/* what the maps were sized for */
 	int		 watch_sock, live_sock;
 	struct ring_buffer *rb;
 	kp_event_fn	*fn;
@@ -39,6 +45,15 @@ struct kp {
 	uint64_t	*pcpu;		/* ncpu values, for reads and writes */
 	/* grants written before the mirror held their entry (kp_take_unconfirmed) */
 	struct util_ifset unconf;
+	/* writes a full map refused, until written or withdrawn: grants and
+	 * markers ((ifindex, addr), ifindex 0 a marker), published CIDRs
+	 * ((ifindex, len, addr)), interfaces whose sender sets did not fit */
+	struct kp_keys	 unheld, unheld_pub;
+	size_t		 unheld_locals;	/* markers among them: answers stop */
+	struct kp_keys	 unheld_ifs;
+	bool		 room;		/* something deleted since kp_take_room */
+	uint64_t	 alive_seen;	/* kp_watch.alive_full at the last mirror read */
+	uint64_t	 mirror_short;	/* address entries that read found no room for */
 };
 
 /* kpath.c: why, formatted (nothing when why is NULL or len 0) */
@@ -50,14 +65,16 @@ void kp_log_setup(void);
 /* kptc.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
 typedef int kpn_cb(const struct nlmsghdr *nlh, void *arg);
 int kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg);
-/* kptc.c: prog_fd at ifindex's clsact ingress, the qdisc made if missing
- * (*made: ours to remove, also when it is a killed run's); 0 or -1 */
-int kpt_attach(int ifindex, int prog_fd, bool *made, char *why, size_t whylen);
-/* kptc.c: our filter off ifindex, and the qdisc when made and unused */
-int kpt_detach(int ifindex, bool made);
+/* kptc.c: prog_fd at ifindex's clsact ingress (the qdisc made if
+ * missing, and left there), a killed run's filter there removed first;
+ * *before: how many other filters run before ours; 0 or -1 */
+int kpt_attach(int ifindex, int prog_fd, int *before, char *why, size_t whylen);
+/* kptc.c: the filters of program prog_id off ifindex, nothing else */
+int kpt_detach(int ifindex, uint32_t prog_id);
 
-/* kpmirror.c: the configuration map's one entry */
+/* kpmirror.c: the configuration map's one entry, the watcher's */
 int kpm_read_conf(struct kp *kp, struct kp_conf *c);
+int kpm_read_watch(struct kp *kp, struct kp_watch *w);
 int kpm_write_conf(struct kp *kp, const struct kp_conf *c);
 /* kpmirror.c: kp_links and kp_alive filled from the kernel (full: from
  * nothing); 0 or -1 */

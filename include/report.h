@@ -16,6 +16,18 @@
 
 #define RPT_SCHEMA	2	/* the JSON schema's version, in every document */
 
+/* The kernel answer path, as a report says it. */
+struct rpt_kpath {
+	bool		loaded;
+	bool		answering;	/* false: a marker did not fit, it answers nothing */
+	uint64_t	capacity;	/* address entries its maps were sized for */
+	uint64_t	unheld;		/* addresses whose grant or marker did not fit */
+	uint64_t	unheld_published; /* published CIDRs that did not fit */
+	uint64_t	unheld_interfaces; /* interfaces whose sender sets did not fit */
+	uint64_t	unheld_mirror;	/* kernel address entries its mirror has no room for */
+	uint32_t	example;	/* one address it cannot hold (network order), 0 none */
+};
+
 /* A snapshot the daemon fills in; times are CLOCK_REALTIME seconds. */
 struct rpt_view {
 	const char		*version;
@@ -38,6 +50,7 @@ struct rpt_view {
 	bool			 up;		/* false in the last metrics at stop */
 	const char		*only;		/* interfaces, counters: this one's alone */
 	uint32_t		 only_addr;	/* published: the entry of this one alone */
+	struct rpt_kpath	 kpath;		/* the kernel answer path */
 };
 
 /* Fills a view of the daemon's state as it is now (the daemon's). */
@@ -49,6 +62,9 @@ void rpt_interfaces(const struct rpt_view *v, FILE *f);
 void rpt_counters(const struct rpt_view *v, FILE *f);
 void rpt_conflicts(const struct rpt_view *v, FILE *f);
 void rpt_published(const struct rpt_view *v, FILE *f);
+/* Does the kernel answer path answer on ifp now (attached, its settings
+ * in, and the program answering at all)? */
+bool rpt_kernel_answers(const struct rpt_view *v, const struct tbl_iface *ifp);
 /* The interfaces of the table sorted by ifindex, malloc'd, *n set; NULL
  * when there are none or on ENOMEM (the metrics use it too). */
 struct tbl_iface **rpt_sorted(const struct tbl *t, size_t *n);

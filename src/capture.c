@@ -3,6 +3,7 @@
  * future, with no ring per interface: the scale targets need that. */
 #include "config.h"
 
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <sys/socket.h>
@@ -34,6 +35,26 @@ struct cap {
 	struct sockaddr_ll	 to[CAP_TXQ];
 	struct iovec		 iov[CAP_TXQ];
 	struct mmsghdr		 msg[CAP_TXQ];
+};
+
+/* The kernel answer path marks each request it answered, or refused by
+ * a limit, as for another host (PACKET_OTHERHOST) with its hash set to
+ * CAP_DECIDED_HASH (capture.h), before letting it go on for whoever else listens (a
+ * macvlan above, the next TC filter): dropped here, in the kernel, they
+ * never wake us and nothing is answered twice.  A frame that really was
+ * for another host keeps its own hash, and arp_check counts it.  Classic
+ * BPF on the socket, as libpcap would install it; the packet type and
+ * the hash are ancillary loads (the kernel's ABI). */
+static struct sock_filter not_decided_insns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)(SKF_AD_OFF + SKF_AD_PKTTYPE)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OTHERHOST, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)(SKF_AD_OFF + SKF_AD_RXHASH)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CAP_DECIDED_HASH, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, 0),
+	BPF_STMT(BPF_RET | BPF_K, 0x40000),
+};
+static const struct sock_fprog not_decided = {
+	sizeof(not_decided_insns) / sizeof(not_decided_insns[0]), not_decided_insns
 };
 
 struct cap *
@@ -86,6 +107,11 @@ cap_open(char *err, size_t errlen)
 	}
 	if (pcap_setnonblock(c->p, 1, ebuf) != 0) {
 		snprintf(err, errlen, "pcap nonblock: %s", ebuf);
+		goto fail;
+	}
+	if (setsockopt(pcap_fileno(c->p), SOL_SOCKET, SO_ATTACH_FILTER, &not_decided,
+	    sizeof(not_decided)) == -1) {
+		snprintf(err, errlen, "capture filter: %s", strerror(errno));
 		goto fail;
 	}
 	/* protocol 0: this socket receives nothing, it only sends */

@@ -186,6 +186,32 @@ duration(char buf[static 32], double s)
 	return buf;
 }
 
+/* The kernel answer path's line(s), when it is loaded: whether it
+ * answers, and what its maps have no room for (the daemon's strings are
+ * shown through show_safe). */
+static void
+show_kpath(json_object *k)
+{
+	json_object *u = get(k, "unheld");
+	char *sr, *se;
+
+	if (k == NULL || !json_object_is_type(k, json_type_object))
+		return;
+	printf("kernel path:   %s, maps sized for %lld address entries\n",
+	    json_object_get_boolean(get(k, "answering")) ? "answering" :
+	    "ANSWERS NOTHING (the capture path answers everything)", num(k, "capacity"));
+	if (num(u, "addresses") + num(u, "published_ranges") + num(u, "interfaces") +
+	    num(u, "kernel_entries") == 0)
+		return;
+	se = show_safe(str(k, "unheld_example") != NULL ? str(k, "unheld_example") : "-");
+	sr = show_safe(str(k, "reason") != NULL ? str(k, "reason") : "-");
+	printf("               no room for %lld addresses (%s first), %lld published ranges, "
+	    "%lld interfaces' sender lists, %lld kernel entries: %s\n", num(u, "addresses"),
+	    se, num(u, "published_ranges"), num(u, "interfaces"), num(u, "kernel_entries"), sr);
+	free(se);
+	free(sr);
+}
+
 static void
 show_status(json_object *o)
 {
@@ -215,6 +241,7 @@ show_status(json_object *o)
 	if (num(o, "published_entries") > 0)
 		printf("published:     %lld addresses in %lld entries\n",
 		    num(o, "published_addresses"), num(o, "published_entries"));
+	show_kpath(get(o, "kernel_path"));
 	if (m == NULL || json_object_array_length(m) == 0)
 		return;
 	putchar('\n');

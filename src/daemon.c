@@ -141,6 +141,7 @@ view_fill(void *arg, struct rpt_view *v)
 
 	kan_fold(d->kan);	/* what the kernel path answered, counted */
 	memset(v, 0, sizeof(*v));
+	kan_view(d->kan, &v->kpath);
 	v->version = PACKAGE_VERSION;
 	v->pid = (long)getpid();
 	v->now = ev_time();
@@ -393,6 +394,11 @@ start_root(struct daemon *d, struct state *st)
 			log_warn("the network namespace's lock");
 		return EX_OSERR;
 	}
+	/* No other arpownd runs in this namespace now: an arpownd filter on
+	 * a TC hook here is a killed run's (it answers nothing, its liveness
+	 * socket died with it); it goes, on either answer path, and nothing
+	 * else with it. */
+	(void)kan_purge();
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */

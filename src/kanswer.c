@@ -12,6 +12,7 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <arpa/inet.h>
+#include <errno.h>
 #include <ev.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -20,7 +21,9 @@
 
 #include "answer.h"
 #include "arp.h"
+#include "kanpub.h"
 #include "kanq.h"
+#include "kanroom.h"
 #include "kanswer.h"
 #include "kpath.h"
 #include "kpfeed.h"
@@ -28,12 +31,16 @@
 #include "msgid.h"
 #include "notes.h"
 #include "policy.h"
+#include "report.h"
 #include "rtnl.h"
 #include "stats.h"
 #include "util.h"
 
 #define KAN_MIN_ADDRS	16384	/* map sizes at least; twice the namespace's */
 #define KAN_MIN_LINKS	1024
+#define KAN_RESYNC_DELAY 0.02	/* s: a burst of unreadable notifications, one read */
+#define KAN_RESYNC_CHECK 1.0	/* s: looked at anyway (a notification the daemon
+				 * saw no change in, a read that failed) */
 
 /* One interface the program is (or was meant to be) on. */
 struct kan_if {
@@ -42,13 +49,6 @@ struct kan_if {
 	bool		said;		/* its failure to attach was logged */
 	bool		known, usable;	/* a holder of its addresses, last seen */
 	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
-};
-
-/* One published address granted on one interface. */
-struct kan_pg {
-	int		ifindex;
-	uint32_t	addr;
-	uint8_t		mac[6];
 };
 
 struct kan {
@@ -60,11 +60,14 @@ struct kan {
 	ev_io			 ev_w;
 	struct kan_if		*ifs;
 	size_t			 nifs, aifs;
-	struct kan_pg		*pg;
-	size_t			 npg;
+	struct kanpub		 pg;		/* published CIDRs written: kanpub.c */
 	struct kanq		*q;		/* feeds deferred: kanq.c */
+	struct kanroom		*room;		/* what the maps have no room for */
+	bool			 resync_said;
+	ev_timer		 resync_w;	/* the kernel's state read again, soon */
 };
 
+static void settle(struct kan *k);
 
 static bool
 asks(int path)
@@ -213,92 +216,19 @@ kan_fold(struct kan *k)
 
 /* ------------------------------------------------------------ published */
 
-static int
-pg_cmp(const void *a, const void *b)
+/* kanpub.c's question: is the program on ifindex? */
+static bool
+on_iface(void *arg, int ifindex)
 {
-	const struct kan_pg *x = a, *y = b;
+	struct kan_if *s = slot(arg, ifindex, false);
 
-	if (x->ifindex != y->ifindex)
-		return x->ifindex < y->ifindex ? -1 : 1;
-	return (x->addr > y->addr) - (x->addr < y->addr);
+	return s != NULL && s->attached;
 }
 
-struct want_pg {
-	struct kan	*k;
-	struct kan_pg	*v;
-	size_t		 n, a;
-	bool		 oom;
-};
-
-static int
-want_pg_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct want_pg *w = arg;
-	const struct pub_entry *e;
-	struct kan_if *s = slot(w->k, ifp->ifindex, false);
-	struct kan_pg *v;
-	uint32_t h;
-	size_t i, j;
-
-	if (s == NULL || !s->attached || w->k->pub == NULL)
-		return 0;
-	for (i = 0; i < pub_count(w->k->pub); i++) {
-		e = pub_at(w->k->pub, i);
-		/* ranges of more than a few hundred stay the capture's */
-		if (!pub_entry_on(e, ifp->name) || !pub_announced(e))
-			continue;
-		for (j = 0; j < e->set.n; j++)
-			for (h = e->set.v[j].lo; ; h++) {
-				if (tbl_addr_owner(w->k->d.tbl, htonl(h), NULL) == NULL) {
-					if (w->n == w->a) {
-						w->a = w->a ? 2 * w->a : 64;
-						if ((v = realloc(w->v, w->a * sizeof(*v))) == NULL) {
-							w->oom = true;
-							return 1;
-						}
-						w->v = v;
-					}
-					w->v[w->n].ifindex = ifp->ifindex;
-					w->v[w->n].addr = htonl(h);
-					memcpy(w->v[w->n].mac, e->has_mac ? e->mac : ifp->mac, 6);
-					w->n++;
-				}
-				if (h == e->set.v[j].hi)
-					break;
-			}
-	}
-	return 0;
-}
-
-/* The grants of published addresses made what the set and the table say
- * now: the stale ones deleted first. */
 static void
 pub_sync(struct kan *k)
 {
-	struct want_pg w = { k, NULL, 0, 0, false };
-	size_t i, j;
-
-	tbl_iface_each(k->d.tbl, want_pg_cb, &w);
-	if (w.oom) {
-		/* not knowing what to grant, grant nothing: the capture answers */
-		w.n = 0;
-		log_warnx("kernel answer path: out of memory; published addresses left "
-		    "to the capture path");
-	}
-	if (w.n > 1)
-		qsort(w.v, w.n, sizeof(*w.v), pg_cmp);
-	for (i = 0, j = 0; i < k->npg; i++) {
-		while (j < w.n && pg_cmp(&w.v[j], &k->pg[i]) < 0)
-			j++;
-		if (j == w.n || pg_cmp(&w.v[j], &k->pg[i]) != 0)
-			(void)kp_del_answer(k->kp, k->pg[i].ifindex, k->pg[i].addr);
-	}
-	for (j = 0; j < w.n; j++)
-		if (kp_set_published(k->kp, w.v[j].ifindex, w.v[j].addr, w.v[j].mac) == -1)
-			(void)kp_del_answer(k->kp, w.v[j].ifindex, w.v[j].addr);
-	free(k->pg);
-	k->pg = w.v;
-	k->npg = w.n;
+	kanpub_sync(&k->pg, k->kp, k->d.tbl, k->pub, on_iface, k);
 }
 
 /* ----------------------------------------------------------- interfaces */
@@ -343,8 +273,10 @@ feed(struct kan *k, struct tbl_iface *ifp)
 
 	if (k->conf->learn)
 		flags |= KP_IF_LEARN;
-	if (ours_on(k, ifp, &ours) == -1 ||
-	    kpf_iface(k->kp, k->d.tbl, ifp, flags, ours.n > 0 ? &ours : NULL) == -1)
+	/* what did not fit for want of room is kanroom's to say and retry */
+	if ((ours_on(k, ifp, &ours) == -1 ||
+	    kpf_iface(k->kp, k->d.tbl, ifp, flags, ours.n > 0 ? &ours : NULL) == -1) &&
+	    errno != E2BIG)
 		log_ctx(LOG_WARNING, &lc, "%s: the kernel answer path could not take all of "
 		    "its settings; the capture path answers what it does not", ifp->name);
 	rng_clear(&ours);
@@ -358,12 +290,13 @@ iface(struct kan *k, struct tbl_iface *ifp)
 	bool want = wants(k, ifp), u;
 	char why[256];
 	size_t j;
+	int others = 0;
 
 	ifp->kpath = false;
 	if (s == NULL)
 		return;
 	if (want && !s->attached) {
-		if (kp_attach(k->kp, ifp->ifindex, why, sizeof(why)) == -1) {
+		if (kp_attach(k->kp, ifp->ifindex, &others, why, sizeof(why)) == -1) {
 			if (!s->said)
 				log_ctx(ifp->answer_path == CONF_PATH_KERNEL ? LOG_ERR : LOG_NOTICE,
 				    &lc, "%s: the kernel answer path cannot attach (%s); the "
@@ -375,6 +308,12 @@ iface(struct kan *k, struct tbl_iface *ifp)
 		s->said = false;
 		(void)kp_counters(k->kp, ifp->ifindex, s->last);
 		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path", ifp->name);
+		/* they see every frame first: one that ends the chain for ARP
+		 * (TC_ACT_OK) leaves the requests to the capture path */
+		if (others > 0)
+			log_ctx(LOG_INFO, &lc, "%s: %d other TC ingress filter%s run%s before the "
+			    "kernel answer path (it is last, at pref %u)", ifp->name, others,
+			    others == 1 ? "" : "s", others == 1 ? "s" : "", KP_TC_PRIO);
 	} else if (!want && s->attached) {
 		fold_one(k, s);
 		(void)kp_del_iface(k->kp, ifp->ifindex);
@@ -384,7 +323,8 @@ iface(struct kan *k, struct tbl_iface *ifp)
 	}
 	if (s->attached)
 		feed(k, ifp);
-	ifp->kpath = s->attached;
+	/* answered there: attached, and its settings in the maps */
+	ifp->kpath = s->attached && kp_iface_held(k->kp, ifp->ifindex);
 	/* Its addresses' host-wide entries name it as a holder while it is
 	 * usable: when that changes (a reload turned it off or unmanaged
 	 * it), an interface in system mode elsewhere must stop, or start,
@@ -431,16 +371,7 @@ q_done(void *arg, bool retry)
 	if (!retry)
 		pub_sync(k);
 	recheck(k, retry);
-}
-
-void
-kan_iface(struct kan *k, struct tbl_iface *ifp)
-{
-	if (k == NULL || !k->started)
-		return;
-	iface(k, ifp);
-	pub_sync(k);
-	recheck(k, false);
+	settle(k);
 }
 
 static int
@@ -459,6 +390,79 @@ refeed(struct kan *k)
 	recheck(k, false);
 }
 
+/* kanroom.c's retry: the interfaces whose settings did not fit and the
+ * published ranges (all: every grant, after the mirror was read again). */
+static void
+room_again(void *arg, bool all)
+{
+	struct kan *k = arg;
+	struct tbl_iface *ifp;
+	size_t i;
+
+	if (all) {
+		(void)kpf_all(k->kp, k->d.tbl);
+		refeed(k);
+		return;
+	}
+	for (i = 0; i < k->nifs; i++)
+		if (k->ifs[i].attached && !kp_iface_held(k->kp, k->ifs[i].ifindex) &&
+		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) != NULL)
+			iface(k, ifp);
+	pub_sync(k);
+	recheck(k, false);
+}
+
+/* The kernel's state read again, every grant written anew. */
+static void
+resync_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct kan *k = w->data;
+
+	(void)loop;
+	(void)revents;
+	if (!kp_needs_resync(k->kp))
+		return;
+	if (kp_resync(k->kp) == -1) {
+		/* tried again at the next check */
+		if (!k->resync_said)
+			log_warnx("kernel answer path: cannot read the kernel's state again; "
+			    "the capture path answers everything meanwhile");
+		k->resync_said = true;
+		return;
+	}
+	k->resync_said = false;
+	(void)kpf_all(k->kp, k->d.tbl);
+	refeed(k);
+	kanroom_check(k->room);
+}
+
+/* After a change is written: the watcher met a notification it could not
+ * read (answers stop until the kernel's state is read again and every
+ * grant written anew: soon, once for a burst of them, since each read is
+ * a dump of everything), and what the maps had no room for (kanroom). */
+static void
+settle(struct kan *k)
+{
+	if (kp_needs_resync(k->kp) &&
+	    ev_timer_remaining(k->d.loop, &k->resync_w) > KAN_RESYNC_DELAY) {
+		ev_timer_stop(k->d.loop, &k->resync_w);
+		ev_timer_set(&k->resync_w, KAN_RESYNC_DELAY, KAN_RESYNC_CHECK);
+		ev_timer_start(k->d.loop, &k->resync_w);
+	}
+	kanroom_check(k->room);
+}
+
+void
+kan_iface(struct kan *k, struct tbl_iface *ifp)
+{
+	if (k == NULL || !k->started)
+		return;
+	iface(k, ifp);
+	pub_sync(k);
+	recheck(k, false);
+	settle(k);
+}
+
 void
 kan_set_pub(struct kan *k, const struct pub *p)
 {
@@ -466,8 +470,10 @@ kan_set_pub(struct kan *k, const struct pub *p)
 		return;
 	k->pub = p;
 	/* the senders' "published here" bits change with the set */
-	if (k->started)
+	if (k->started) {
 		refeed(k);
+		settle(k);
+	}
 }
 
 void
@@ -480,13 +486,13 @@ kan_reconf(struct kan *k, const struct conf *c)
 		return;
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
 	refeed(k);
+	settle(k);
 }
 
 void
 kan_change(struct kan *k, const struct ls_change *c)
 {
 	struct kan_if *s;
-	size_t i;
 
 	if (k == NULL || !k->started)
 		return;
@@ -495,10 +501,9 @@ kan_change(struct kan *k, const struct ls_change *c)
 		if ((s = slot(k, c->ifindex, false)) != NULL)
 			*s = k->ifs[--k->nifs];
 		(void)kp_forget(k->kp, c->ifindex);
-		for (i = 0; i < k->npg; i++)
-			if (k->pg[i].ifindex == c->ifindex)
-				(void)kp_del_answer(k->kp, c->ifindex, k->pg[i].addr);
+		kanpub_forget(&k->pg, k->kp, c->ifindex);
 		pub_sync(k);
+		settle(k);
 		return;
 	}
 	if (c->ifp == NULL)
@@ -520,6 +525,7 @@ kan_change(struct kan *k, const struct ls_change *c)
 			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
 		pub_sync(k);
 		recheck(k, false);
+		settle(k);
 		return;
 	}
 	if (c->what & (LS_NEW | LS_RENAMED | LS_MAC | LS_UPDOWN | LS_READY))
@@ -539,7 +545,11 @@ event(const struct kp_event *ev, void *arg)
 	case KP_EV_LEARN:
 		/* what the kernel's neigh_event_ns() does when it answers;
 		 * the program holds it to the learning rate */
-		if (k->conf->learn && (ev->flags & KP_EVF_IN_SUBNET) && ev->sip != 0) {
+		/* the sender in a subnet of the arrival interface, as the
+		 * capture path asks (answer.c): the program's flag says so
+		 * from its own copy, the table has the last word */
+		if (k->conf->learn && (ev->flags & KP_EVF_IN_SUBNET) && ev->sip != 0 &&
+		    in != NULL && tbl_in_subnet(k->d.tbl, in, ev->sip)) {
 			rtnl_learn(k->d.rtnl, (int)ev->ifindex, ev->sip, ev->sha);
 			k->d.st->learned++;
 		}
@@ -567,17 +577,7 @@ events_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)revents;
 	if (kp_consume(k->kp, event, k) == -1)
 		log_warn("kernel answer path: events");
-	/* the watcher missed a notification: it answers nothing until the
-	 * kernel's state is read again, and the grants written anew */
-	if (kp_needs_resync(k->kp)) {
-		if (kp_resync(k->kp) == -1) {
-			log_warnx("kernel answer path: cannot read the kernel's state again; "
-			    "the capture path answers everything meanwhile");
-			return;
-		}
-		(void)kpf_all(k->kp, k->d.tbl);
-		refeed(k);
-	}
+	settle(k);
 }
 
 void
@@ -590,13 +590,17 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	k->conf = c;
 	k->pub = p;
 	k->started = true;
+	ev_timer_init(&k->resync_w, resync_cb, KAN_RESYNC_CHECK, KAN_RESYNC_CHECK);
+	k->resync_w.data = k;
+	ev_timer_start(d->loop, &k->resync_w);
 	if ((k->q = kanq_new(d->loop, q_feed, q_done, k)) == NULL)
 		log_warnx("kernel answer path: out of memory; changes are fed at once");
+	if ((k->room = kanroom_new(d->loop, k->kp, d->tbl, room_again, k)) == NULL)
+		log_warnx("kernel answer path: out of memory; what does not fit is not retried");
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
-	if (kpf_all(k->kp, k->d.tbl) == -1)
-		log_warnx("kernel answer path: not every address could be written; the "
-		    "capture path answers the others");
+	(void)kpf_all(k->kp, k->d.tbl);		/* what does not fit: kanroom says */
 	refeed(k);
+	settle(k);
 	ev_io_init(&k->ev_w, events_cb, kp_events_fd(k->kp), EV_READ);
 	k->ev_w.data = k;
 	ev_io_start(k->d.loop, &k->ev_w);
@@ -612,6 +616,7 @@ kan_close(struct kan *k)
 	if (k->started) {
 		kan_fold(k);
 		ev_io_stop(k->d.loop, &k->ev_w);
+		ev_timer_stop(k->d.loop, &k->resync_w);
 		for (i = 0; i < k->nifs; i++) {
 			struct tbl_iface *ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex);
 
@@ -620,10 +625,21 @@ kan_close(struct kan *k)
 		}
 	}
 	kanq_free(k->q);
+	kanroom_free(k->room);
 	kp_close(k->kp);	/* detaches from every interface */
 	free(k->ifs);
-	free(k->pg);
+	kanpub_free(&k->pg);
 	free(k);
+}
+
+void
+kan_view(struct kan *k, struct rpt_kpath *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (k != NULL && k->started)
+		kanroom_view(k->room, out);
+	else if (k != NULL)
+		out->loaded = true;
 }
 
 int
@@ -637,7 +653,8 @@ kan_purge(void)
 		return 0;
 	}
 	if (n > 0)
-		log_info("removed %d kernel answer path filter%s a previous run left", n,
+		log_notice("removed %d kernel answer path filter%s a killed arpownd left (TC "
+		    "ingress, named " KP_PROG_NAME "); other filters left as they were", n,
 		    n == 1 ? "" : "s");
 	return n;
 }

@@ -25,7 +25,11 @@
 #include <bpf/libbpf.h>
 
 #include "answer.skel.h"
+#include "capture.h"
 #include "kpint.h"
+
+/* the program's mark and the capture's filter must agree */
+_Static_assert(KP_DECIDED_HASH == CAP_DECIDED_HASH, "capture.h and kpath_abi.h disagree");
 
 #define USER_ID_BASE	(1ull << 63)	/* the watcher's ids stay below */
 #define LOG_KEEP	4096
@@ -160,7 +164,7 @@ counters_make(struct kp *kp, int ifindex)
 	for (i = 0; i < KP_NCOUNTERS; i++) {
 		k.ifindex = (uint32_t)ifindex;
 		k.what = (uint32_t)i;
-		if (bpf_map_update_elem(kp->fd_counters, &k, kp->pcpu, BPF_NOEXIST) == -1 &&
+		if (bpf_map_update_elem(kp->fd_counters, &k, kp->pcpu, BPF_NOEXIST) != 0 &&
 		    errno != EEXIST)
 			return -1;
 	}
@@ -265,8 +269,20 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 		    max_links);
 		goto fail;
 	}
+	/* One size for what follows the host's address entries: the mirror,
+	 * the grants (one per managed address), the markers (one per host
+	 * address).  Hash maps allocate their elements when written, their
+	 * buckets (16 bytes) when made; the tries allocate as written, so
+	 * their bound is generous.  A map cannot grow once made, and making
+	 * it again needs CAP_BPF, gone after the start: what does not fit is
+	 * passed up and reported (kp_room), and a restart sizes afresh. */
+	kp->max_addrs = max_addrs;
+	kp->max_links = max_links;
 	if (bpf_map__set_max_entries(kp->skel->maps.kp_alive, max_addrs) != 0 ||
-	    bpf_map__set_max_entries(kp->skel->maps.kp_answers, 2 * max_addrs) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_answers, max_addrs) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_locals, max_addrs) != 0 ||
+	    bpf_map__set_max_entries(kp->skel->maps.kp_senders,
+	    max_addrs > KP_MAX_SENDERS ? 2 * max_addrs : KP_MAX_SENDERS) != 0 ||
 	    bpf_map__set_max_entries(kp->skel->maps.kp_ifaces, max_links) != 0 ||
 	    bpf_map__set_max_entries(kp->skel->maps.kp_links, max_links) != 0 ||
 	    bpf_map__set_max_entries(kp->skel->maps.kp_counters,
@@ -295,6 +311,8 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 	kp->fd_links = bpf_map__fd(kp->skel->maps.kp_links);
 	kp->fd_alive = bpf_map__fd(kp->skel->maps.kp_alive);
 	kp->fd_answers = bpf_map__fd(kp->skel->maps.kp_answers);
+	kp->fd_locals = bpf_map__fd(kp->skel->maps.kp_locals);
+	kp->fd_pub = bpf_map__fd(kp->skel->maps.kp_pub);
 	kp->fd_senders = bpf_map__fd(kp->skel->maps.kp_senders);
 	kp->fd_watch = bpf_map__fd(kp->skel->maps.kp_watch);
 	kp->fd_conf = bpf_map__fd(kp->skel->maps.kp_conf);
@@ -362,14 +380,31 @@ kp_close(struct kp *kp)
 		close(kp->live_sock);
 	kp_bpf__destroy(kp->skel);
 	free(kp->pcpu);
+	free(kp->unheld.v);
+	free(kp->unheld_pub.v);
+	free(kp->unheld_ifs.v);
 	free(kp);
 }
 
+/* The answering program's id: its filters are ours to remove. */
+static uint32_t
+prog_id(struct kp *kp)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(kp->skel->progs.arpownd_answer), &info,
+	    &len) != 0)
+		return 0;
+	return info.id;
+}
+
 int
-kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen)
+kp_attach(struct kp *kp, int ifindex, int *others, char *why, size_t whylen)
 {
 	struct kp_att *at;
-	bool made;
+	int before = 0;
 
 	if (att_find(kp, ifindex) != NULL)
 		return 0;
@@ -389,14 +424,15 @@ kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen)
 		kp_setwhy(why, whylen, "cannot make the counters: %s", strerror(errno));
 		return -1;
 	}
-	if (kpt_attach(ifindex, bpf_program__fd(kp->skel->progs.arpownd_answer), &made, why,
+	if (kpt_attach(ifindex, bpf_program__fd(kp->skel->progs.arpownd_answer), &before, why,
 	    whylen) == -1) {
 		counters_drop(kp, ifindex);
 		return -1;
 	}
 	at = &kp->att[kp->natt++];
 	at->ifindex = ifindex;
-	at->made_qdisc = made;
+	if (others != NULL)
+		*others = before;
 	return 0;
 }
 
@@ -409,7 +445,7 @@ kp_detach(struct kp *kp, int ifindex)
 
 	if (at == NULL)
 		return 0;
-	r = kpt_detach(ifindex, at->made_qdisc);
+	r = kpt_detach(ifindex, prog_id(kp));
 	bpf_map_delete_elem(kp->fd_ifaces, &k);
 	counters_drop(kp, ifindex);
 	*at = kp->att[--kp->natt];
@@ -443,7 +479,7 @@ kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS])
 		k = next;
 		prev = &k;
 		if ((ifindex != 0 && k.ifindex != (uint32_t)ifindex) || k.what >= KP_NCOUNTERS ||
-		    bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) == -1)
+		    bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) != 0)
 			continue;
 		for (c = 0; c < kp->ncpu; c++)
 			out[k.what] += kp->pcpu[c];

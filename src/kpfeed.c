@@ -4,12 +4,14 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kpfeed.h"
 #include "policy.h"
+#include "publish.h"
 
 #define CHAIN_END	UINT32_MAX	/* table.c's TBL_NIL: ends a chain of next */
 
@@ -171,22 +173,82 @@ cidrs(uint64_t lo, uint64_t hi, uint8_t bits, struct kp_cidr *out, size_t max, s
 	}
 }
 
+int
+kpf_subnets(const struct tbl_iface *ifp, struct rng *out)
+{
+	size_t i;
+	uint32_t lo, m;
+
+	memset(out, 0, sizeof(*out));
+	/* the wide entries (subnets, peers) come first: tbl_in_subnet's */
+	for (i = 0; i < ifp->nwide; i++) {
+		m = ntohl(mask_of(ifp->addrs[i].plen));
+		lo = ntohl(ifp->addrs[i].prefix) & m;
+		if (rng_add(out, lo, lo | ~m) == -1) {
+			rng_clear(out);
+			return -1;
+		}
+	}
+	return rng_finish(out);
+}
+
+/* [lo, hi] (host order) as the fewest CIDRs, counted in *n, written
+ * while there is room (published ranges). */
+static void
+pub_cidrs(uint64_t lo, uint64_t hi, const struct kpf_pub *proto, struct kpf_pub *out, size_t max,
+    size_t *n)
+{
+	struct kp_cidr c[64];
+	size_t k = 0, i;
+
+	/* at most 62 CIDRs make a range of 32-bit addresses */
+	cidrs(lo, hi, 0, c, 64, &k);
+	for (i = 0; i < k && i < 64; i++, (*n)++)
+		if (*n < max) {
+			out[*n] = *proto;
+			out[*n].addr = htonl(c[i].addr);
+			out[*n].len = c[i].len;
+		}
+}
+
+size_t
+kpf_pub(const struct pub *p, const struct tbl_iface *ifp, struct kpf_pub *out, size_t max)
+{
+	const struct pub_entry *e;
+	struct kpf_pub proto;
+	size_t i, j, n = 0;
+
+	for (i = 0; p != NULL && i < pub_count(p); i++) {
+		e = pub_at(p, i);
+		if (!pub_entry_on(e, ifp->name))
+			continue;
+		memset(&proto, 0, sizeof(proto));
+		proto.ifindex = ifp->ifindex;
+		proto.has_mac = e->has_mac;
+		if (e->has_mac)
+			memcpy(proto.mac, e->mac, 6);
+		for (j = 0; j < e->set.n; j++)
+			pub_cidrs(e->set.v[j].lo, e->set.v[j].hi, &proto, out, max, &n);
+	}
+	return n;
+}
+
 size_t
 kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *ours,
-    struct kp_cidr *out, size_t max)
+    const struct rng *subnets, struct kp_cidr *out, size_t max)
 {
-	const struct rng *sets[3] = { allow, deny, ours };
+	const struct rng *sets[4] = { allow, deny, ours, subnets };
 	uint64_t *b;
 	size_t nb = 0, total = 0, n = 0, i, s;
 
-	for (s = 0; s < 3; s++)
+	for (s = 0; s < 4; s++)
 		if (sets[s] != NULL)
 			total += sets[s]->n * 2;
 	if (total == 0)
 		return 0;
 	if ((b = malloc(total * sizeof(*b))) == NULL)
 		return SIZE_MAX;
-	for (s = 0; s < 3; s++)
+	for (s = 0; s < 4; s++)
 		for (i = 0; sets[s] != NULL && i < sets[s]->n; i++) {
 			b[nb++] = sets[s]->v[i].lo;
 			b[nb++] = (uint64_t)sets[s]->v[i].hi + 1;
@@ -200,7 +262,8 @@ kpf_senders(const struct rng *allow, const struct rng *deny, const struct rng *o
 		if (b[i] == b[i + 1])
 			continue;
 		bits = (uint8_t)((in_set(allow, h) ? KP_SND_ALLOW : 0) |
-		    (in_set(deny, h) ? KP_SND_DENY : 0) | (in_set(ours, h) ? KP_SND_OURS : 0));
+		    (in_set(deny, h) ? KP_SND_DENY : 0) | (in_set(ours, h) ? KP_SND_OURS : 0) |
+		    (in_set(subnets, h) ? KP_SND_SUBNET : 0));
 		if (bits != 0)
 			cidrs(b[i], b[i + 1] - 1, bits, out, max, &n);
 	}
@@ -213,19 +276,26 @@ kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsig
     const struct rng *ours)
 {
 	struct kp_cidr *v = NULL;
-	size_t n, i;
-	int rc = 0;
+	struct rng sub;
+	size_t n = SIZE_MAX, i;
+	int rc = 0, e;
 
-	/* the senders first: the settings that follow point at them */
-	n = kpf_senders(ifp->allow, ifp->deny, ours, NULL, 0);
+	/* the senders first: the settings that follow point at them; the
+	 * subnets tell the program whom to learn (tbl_in_subnet) */
+	if (kpf_subnets(ifp, &sub) == 0)
+		n = kpf_senders(ifp->allow, ifp->deny, ours, &sub, NULL, 0);
 	if (n == SIZE_MAX || (n > 0 && (v = malloc(n * sizeof(*v))) == NULL) ||
-	    kpf_senders(ifp->allow, ifp->deny, ours, v, n) != n ||
+	    kpf_senders(ifp->allow, ifp->deny, ours, &sub, v, n) != n ||
 	    kp_set_senders(kp, ifp->ifindex, v, n, ifp->allow != NULL) == -1) {
+		e = n == SIZE_MAX ? ENOMEM : errno;
 		free(v);
+		rng_clear(&sub);
 		kp_set_iface(kp, ifp->ifindex, KP_MODE_NONE, ifp->mac, ifp->master, 0);
+		errno = e;
 		return -1;
 	}
 	free(v);
+	rng_clear(&sub);
 	/* probes: answered here when the caller asks (and logs them from
 	 * KP_EV_PROBE) and allow_probes says so; else the capture path's */
 	flags &= KP_IF_LEARN | KP_IF_PROBE_EVENTS | KP_IF_PROBES;

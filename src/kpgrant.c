@@ -1,8 +1,10 @@
 /* kpgrant.c — the daemon's writes into the kernel answer path's maps: an
  * interface's settings, the grants of its addresses (each naming the
  * kernel entries it rests on, with the instance the mirror holds now),
- * published addresses, the host's own, the sender sets and the limits;
- * and what could not be confirmed yet, for the daemon to write again. */
+ * published ranges, the host's own addresses, the sender sets and the
+ * limits; what could not be confirmed yet, for the daemon to write again;
+ * and what a full map refused, until it is written or no longer wanted
+ * (kp_room: the capture path answers it meanwhile). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +14,196 @@
 #include <bpf/bpf.h>
 
 #include "kpint.h"
+
+/* -------------------------------------------------------------- unheld */
+
+static size_t
+key_slot(uint64_t k, size_t cap)
+{
+	/* splitmix64's finaliser: keys are (ifindex, address) pairs */
+	k ^= k >> 30;
+	k *= 0xbf58476d1ce4e5b9ull;
+	k ^= k >> 27;
+	k *= 0x94d049bb133111ebull;
+	k ^= k >> 31;
+	return (size_t)k & (cap - 1);
+}
+
+static bool
+keys_find(const struct kp_keys *s, uint64_t k, size_t *at)
+{
+	size_t i;
+
+	*at = 0;
+	if (s->cap == 0)
+		return false;
+	for (i = key_slot(k, s->cap); s->v[i] != 0; i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == k) {
+			*at = i;
+			return true;
+		}
+	*at = i;
+	return false;
+}
+
+/* k into s (open addressing, half full at most); -1 on ENOMEM. */
+static int
+keys_add(struct kp_keys *s, uint64_t k)
+{
+	size_t i, j, cap;
+	uint64_t *nv;
+
+	if ((s->n + 1) * 2 > s->cap) {
+		cap = s->cap ? s->cap * 2 : 64;
+		if ((nv = calloc(cap, sizeof(*nv))) == NULL)
+			return -1;
+		for (j = 0; j < s->cap; j++)
+			if (s->v[j] != 0) {
+				for (i = key_slot(s->v[j], cap); nv[i] != 0; i = (i + 1) & (cap - 1))
+					;
+				nv[i] = s->v[j];
+			}
+		free(s->v);
+		s->v = nv;
+		s->cap = cap;
+	}
+	if (keys_find(s, k, &i))
+		return 0;
+	s->v[i] = k;
+	s->n++;
+	return 1;
+}
+
+/* k out of s; true when it was there.  Deleted by shifting back the
+ * keys after it that probed past its slot (no tombstones). */
+static bool
+keys_del(struct kp_keys *s, uint64_t k)
+{
+	size_t i, j, h, mask = s->cap - 1;
+
+	if (!keys_find(s, k, &i))
+		return false;
+	s->v[i] = 0;
+	s->n--;
+	for (j = (i + 1) & mask; s->v[j] != 0; j = (j + 1) & mask) {
+		h = key_slot(s->v[j], s->cap);
+		/* stays where it is when its home lies cyclically in (i, j] */
+		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
+			continue;
+		s->v[i] = s->v[j];
+		s->v[j] = 0;
+		i = j;
+	}
+	return true;
+}
+
+static uint64_t
+grant_key(int ifindex, uint32_t addr)
+{
+	return (uint64_t)(uint32_t)ifindex << 32 | addr;
+}
+
+/* The "a marker did not fit" flag, set or cleared in kp_conf. */
+static void
+set_full(struct kp *kp, bool on)
+{
+	struct kp_conf c;
+
+	if (kpm_read_conf(kp, &c) == -1 || ((c.flags & KP_CF_FULL) != 0) == on)
+		return;
+	if (on)
+		c.flags |= KP_CF_FULL;
+	else
+		c.flags &= ~(uint32_t)KP_CF_FULL;
+	kpm_write_conf(kp, &c);
+}
+
+/* A write of key k to a map returned rc (errno e): what a full map
+ * refuses is kept until written or withdrawn; a marker among them stops
+ * every answer (a sender using that address would not be known as ours). */
+static void
+note_write(struct kp *kp, struct kp_keys *s, uint64_t k, int rc, int e, bool marker)
+{
+	if (rc == 0 || e != E2BIG) {
+		if (keys_del(s, k) && marker && --kp->unheld_locals == 0)
+			set_full(kp, false);
+		return;
+	}
+	if (keys_add(s, k) == 1 && marker)
+		kp->unheld_locals++;
+}
+
+/* Key k no longer wanted in a map (deleted, or never to be written). */
+static void
+note_gone(struct kp *kp, struct kp_keys *s, uint64_t k, bool deleted, bool marker)
+{
+	if (deleted)
+		kp->room = true;
+	if (keys_del(s, k) && marker && --kp->unheld_locals == 0)
+		set_full(kp, false);
+}
+
+void
+kp_room(struct kp *kp, struct kp_room *out)
+{
+	struct kp_watch w;
+	struct kp_conf c;
+
+	memset(out, 0, sizeof(*out));
+	out->grants = kp->unheld.n;
+	out->published = kp->unheld_pub.n;
+	out->ifaces = kp->unheld_ifs.n;
+	out->max_addrs = kp->max_addrs;
+	out->mirror = kp->mirror_short;
+	if (kpm_read_watch(kp, &w) == 0 && w.alive_full > kp->alive_seen)
+		out->mirror += w.alive_full - kp->alive_seen;
+	out->stalled = kpm_read_conf(kp, &c) == 0 && (c.flags & KP_CF_FULL) != 0;
+}
+
+void
+kp_room_example(struct kp *kp, int *ifindex, uint32_t *addr)
+{
+	size_t i;
+
+	/* a marker first: the one that stops every answer */
+	*ifindex = 0;
+	*addr = 0;
+	for (i = 0; i < kp->unheld.cap; i++)
+		if (kp->unheld.v[i] != 0 && (*addr == 0 || (kp->unheld.v[i] >> 32) == 0)) {
+			*ifindex = (int)(kp->unheld.v[i] >> 32);
+			*addr = (uint32_t)kp->unheld.v[i];
+			if (*ifindex == 0)
+				break;
+		}
+}
+
+bool
+kp_iface_held(struct kp *kp, int ifindex)
+{
+	size_t at;
+
+	return !keys_find(&kp->unheld_ifs, (uint64_t)(uint32_t)ifindex, &at);
+}
+
+bool
+kp_take_room(struct kp *kp)
+{
+	bool r = kp->room;
+
+	kp->room = false;
+	return r;
+}
+
+size_t
+kp_unheld(struct kp *kp, uint64_t *out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < kp->unheld.cap && n < max; i++)
+		if (kp->unheld.v[i] != 0)
+			out[n++] = kp->unheld.v[i];
+	return n;
+}
 
 /* ------------------------------------------------------------- grants */
 
@@ -49,7 +241,8 @@ kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int mas
 		v.link_id = l.id;
 	else
 		unconfirmed(kp, ifindex);
-	return bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY);
+	/* libbpf returns -errno: 0 or -1 here, as the header says */
+	return bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY) == 0 ? 0 : -1;
 }
 
 int
@@ -57,7 +250,8 @@ kp_del_iface(struct kp *kp, int ifindex)
 {
 	uint32_t k = (uint32_t)ifindex;
 
-	if (bpf_map_delete_elem(kp->fd_ifaces, &k) == -1 && errno != ENOENT)
+	keys_del(&kp->unheld_ifs, (uint64_t)k);
+	if (bpf_map_delete_elem(kp->fd_ifaces, &k) != 0 && errno != ENOENT)
 		return -1;
 	return 0;
 }
@@ -82,7 +276,7 @@ fill_refs(struct kp *kp, struct kp_answer *a, const struct kp_ifa *refs, size_t 
 		/* 0 is no instance (the watcher's ids start at 1, ours at
 		 * USER_ID_BASE + 1); on 6.1 a lookup racing the watcher's
 		 * insert was seen to return it */
-		if (bpf_map_lookup_elem(kp->fd_alive, &r->ifa, &r->id) == -1 || r->id == 0) {
+		if (bpf_map_lookup_elem(kp->fd_alive, &r->ifa, &r->id) != 0 || r->id == 0) {
 			r->id = 0;
 			unconfirmed(kp, refs[i].ifindex);
 		}
@@ -99,62 +293,123 @@ kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *re
 {
 	struct kp_ans_key k = { (uint32_t)ifindex, addr };
 	struct kp_answer a;
+	int rc, e;
 
+	if (ifindex == 0) {
+		errno = EINVAL;
+		return -1;
+	}
 	memset(&a, 0, sizeof(a));
 	fill_refs(kp, &a, refs, n, false);
-	return bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY);
-}
-
-int
-kp_set_published(struct kp *kp, int ifindex, uint32_t addr, const uint8_t mac[6])
-{
-	struct kp_ans_key k = { (uint32_t)ifindex, addr };
-	struct kp_answer a;
-
-	memset(&a, 0, sizeof(a));
-	memcpy(a.mac, mac, 6);
-	a.flags = KP_ANS_PUBLISHED;
-	return bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY);
+	rc = bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY) == 0 ? 0 : -1;
+	e = errno;
+	note_write(kp, &kp->unheld, grant_key(ifindex, addr), rc, e, false);
+	errno = e;
+	return rc;
 }
 
 int
 kp_del_answer(struct kp *kp, int ifindex, uint32_t addr)
 {
 	struct kp_ans_key k = { (uint32_t)ifindex, addr };
+	int rc;
 
-	if (bpf_map_delete_elem(kp->fd_answers, &k) == -1 && errno != ENOENT)
+	/* (0, addr) is a marker's key in the unheld set, not a grant's */
+	if (ifindex == 0)
+		return 0;
+	rc = bpf_map_delete_elem(kp->fd_answers, &k) == 0 ? 0 : -1;
+
+	if (rc == -1 && errno != ENOENT)
 		return -1;
+	note_gone(kp, &kp->unheld, grant_key(ifindex, addr), rc == 0, false);
+	return 0;
+}
+
+/* The key of a published CIDR in the unheld set: (ifindex, len, addr). */
+static uint64_t
+pub_key(int ifindex, uint32_t addr, uint8_t len)
+{
+	return (uint64_t)(uint32_t)ifindex << 40 | (uint64_t)len << 32 | addr;
+}
+
+static void
+pub_lpm(struct kp_lpm_key *k, int ifindex, uint32_t addr, uint8_t len)
+{
+	memset(k, 0, sizeof(*k));
+	k->prefixlen = 32u + len;
+	k->ifindex = htonl((uint32_t)ifindex);
+	k->addr = addr & kp_mask(len);
+}
+
+int
+kp_set_pub(struct kp *kp, int ifindex, uint32_t addr, uint8_t len, const uint8_t *mac)
+{
+	struct kp_lpm_key k;
+	struct kp_pub v;
+	int rc, e;
+
+	if (len > 32) {
+		errno = EINVAL;
+		return -1;
+	}
+	pub_lpm(&k, ifindex, addr, len);
+	memset(&v, 0, sizeof(v));
+	if (mac != NULL) {
+		memcpy(v.mac, mac, 6);
+		v.flags = KP_PUB_MAC;
+	}
+	rc = bpf_map_update_elem(kp->fd_pub, &k, &v, BPF_ANY) == 0 ? 0 : -1;
+	e = errno;
+	note_write(kp, &kp->unheld_pub, pub_key(ifindex, k.addr, len), rc, e, false);
+	errno = e;
+	return rc;
+}
+
+int
+kp_del_pub(struct kp *kp, int ifindex, uint32_t addr, uint8_t len)
+{
+	struct kp_lpm_key k;
+	int rc;
+
+	if (len > 32)
+		return 0;
+	pub_lpm(&k, ifindex, addr, len);
+	rc = bpf_map_delete_elem(kp->fd_pub, &k) == 0 ? 0 : -1;
+	if (rc == -1 && errno != ENOENT)
+		return -1;
+	note_gone(kp, &kp->unheld_pub, pub_key(ifindex, k.addr, len), rc == 0, false);
 	return 0;
 }
 
 int
 kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n)
 {
-	struct kp_ans_key k = { 0, addr };
 	struct kp_answer a;
-	struct kp_conf c;
-	int e;
+	int rc, e;
 
 	memset(&a, 0, sizeof(a));
 	a.flags = KP_ANS_LOCAL;
 	fill_refs(kp, &a, holders, n, true);
-	if (bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY) == 0)
-		return 0;
-	/* a sender using addr would not be known as one of ours: the program
-	 * answers nothing more (kp_open sized the maps too small) */
+	rc = bpf_map_update_elem(kp->fd_locals, &addr, &a, BPF_ANY) == 0 ? 0 : -1;
 	e = errno;
-	if (kpm_read_conf(kp, &c) == 0) {
-		c.flags |= KP_CF_FULL;
-		kpm_write_conf(kp, &c);
-	}
+	/* one that does not fit: a sender using addr would not be known as
+	 * one of ours, so the program answers nothing until it does */
+	if (rc == -1)
+		set_full(kp, true);
+	note_write(kp, &kp->unheld, grant_key(0, addr), rc, rc == -1 ? E2BIG : 0, true);
 	errno = e;
-	return -1;
+	return rc;
 }
 
 int
 kp_del_local(struct kp *kp, uint32_t addr)
 {
-	return kp_del_answer(kp, 0, addr);
+	int rc = bpf_map_delete_elem(kp->fd_locals, &addr) == 0 ? 0 : -1;
+
+	if (rc == -1 && errno != ENOENT)
+		return -1;
+	note_gone(kp, &kp->unheld, grant_key(0, addr), rc == 0, true);
+	return 0;
 }
 
 /* ------------------------------------------------------------ senders */
@@ -183,7 +438,7 @@ kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bo
 	if (have) {
 		hold = cur;
 		hold.mode = KP_MODE_NONE;
-		if (bpf_map_update_elem(kp->fd_ifaces, &key, &hold, BPF_ANY) == -1)
+		if (bpf_map_update_elem(kp->fd_ifaces, &key, &hold, BPF_ANY) != 0)
 			return -1;
 	}
 	/* what ifindex has now */
@@ -202,7 +457,7 @@ kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bo
 	for (i = 0; i < n; i++) {
 		lpm_key(&want, ifindex, v[i].addr, v[i].len);
 		bits = v[i].bits;
-		if (v[i].len > 32 || bpf_map_update_elem(kp->fd_senders, &want, &bits, BPF_ANY) == -1)
+		if (v[i].len > 32 || bpf_map_update_elem(kp->fd_senders, &want, &bits, BPF_ANY) != 0)
 			goto out;
 	}
 	for (i = 0; i < nold; i++) {
@@ -210,16 +465,22 @@ kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bo
 			lpm_key(&want, ifindex, v[j].addr, v[j].len);
 			keep = memcmp(&old[i], &want, sizeof(want)) == 0;
 		}
-		if (!keep)
-			bpf_map_delete_elem(kp->fd_senders, &old[i]);
+		if (!keep && bpf_map_delete_elem(kp->fd_senders, &old[i]) == 0)
+			kp->room = true;
 	}
 	rc = 0;
 out:
 	e = errno;
+	/* a trie too full for these sets: the interface passes everything up
+	 * (kpf_iface) until they fit */
+	if (rc == 0 || e != E2BIG)
+		keys_del(&kp->unheld_ifs, (uint64_t)(uint32_t)ifindex);
+	else
+		(void)keys_add(&kp->unheld_ifs, (uint64_t)(uint32_t)ifindex);
 	if (have && rc == 0) {
 		cur.flags = (uint8_t)((cur.flags & ~(KP_IF_SENDERS | KP_IF_ALLOWLIST)) |
 		    (n > 0 || allowlist ? KP_IF_SENDERS : 0) | (allowlist ? KP_IF_ALLOWLIST : 0));
-		if (bpf_map_update_elem(kp->fd_ifaces, &key, &cur, BPF_ANY) == -1) {
+		if (bpf_map_update_elem(kp->fd_ifaces, &key, &cur, BPF_ANY) != 0) {
 			e = errno;
 			rc = -1;
 		}

@@ -40,6 +40,7 @@ struct resync {
 	struct kp_ifa_key	*addrs;
 	uint64_t		*addr_ids;
 	size_t			 naddrs, aaddrs;
+	uint64_t		 full;		/* entries kp_alive had no room for */
 	int			 err;
 };
 
@@ -72,8 +73,9 @@ rs_link(const struct nlmsghdr *nlh, void *arg)
 	bool have_mac = false;
 	uint32_t idx;
 
+	/* as the watcher: up and doing ARP */
 	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
-	    !(ifi->ifi_flags & IFF_UP))
+	    !(ifi->ifi_flags & IFF_UP) || (ifi->ifi_flags & IFF_NOARP))
 		return 0;
 	memset(&l, 0, sizeof(l));
 	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
@@ -137,17 +139,19 @@ rs_addr(const struct nlmsghdr *nlh, void *arg)
 			return rs->err = -1;
 		rs->addrs[rs->naddrs] = k;
 		rs->addr_ids[rs->naddrs++] = id;
-	} else if (errno != EEXIST && errno != E2BIG)	/* full: never confirmed */
+	} else if (errno == E2BIG)
+		rs->full++;		/* never confirmed: passed up, reported */
+	else if (errno != EEXIST)
 		return rs->err = -1;
 	return 0;
 }
 
-static int
-read_watch(struct kp *kp, struct kp_watch *w)
+int
+kpm_read_watch(struct kp *kp, struct kp_watch *w)
 {
 	uint32_t zero = 0;
 
-	return bpf_map_lookup_elem(kp->fd_watch, &zero, w);
+	return bpf_map_lookup_elem(kp->fd_watch, &zero, w) == 0 ? 0 : -1;
 }
 
 int
@@ -155,7 +159,7 @@ kpm_read_conf(struct kp *kp, struct kp_conf *c)
 {
 	uint32_t zero = 0;
 
-	return bpf_map_lookup_elem(kp->fd_conf, &zero, c);
+	return bpf_map_lookup_elem(kp->fd_conf, &zero, c) == 0 ? 0 : -1;
 }
 
 int
@@ -163,7 +167,7 @@ kpm_write_conf(struct kp *kp, const struct kp_conf *c)
 {
 	uint32_t zero = 0;
 
-	return bpf_map_update_elem(kp->fd_conf, &zero, c, BPF_ANY);
+	return bpf_map_update_elem(kp->fd_conf, &zero, c, BPF_ANY) == 0 ? 0 : -1;
 }
 
 /* Delete every key of a hash map (collected first: deleting while walking
@@ -218,7 +222,7 @@ kpm_resync(struct kp *kp, bool full)
 	for (tries = 0; tries < RESYNC_TRIES; tries++) {
 		memset(&rs, 0, sizeof(rs));
 		rs.kp = kp;
-		if (read_watch(kp, &w0) == -1 || kpm_read_conf(kp, &cf) == -1)
+		if (kpm_read_watch(kp, &w0) == -1 || kpm_read_conf(kp, &cf) == -1)
 			return -1;
 		if (full || w0.bad_gen != cf.ok_gen) {
 			/* something was missed: start from nothing */
@@ -232,7 +236,7 @@ kpm_resync(struct kp *kp, bool full)
 		ifa.ifa_family = AF_INET;
 		if (kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), rs_link, &rs) == -1 ||
 		    kpn_dump(RTM_GETADDR, &ifa, sizeof(ifa), rs_addr, &rs) == -1 || rs.err == -1 ||
-		    read_watch(kp, &w1) == -1) {
+		    kpm_read_watch(kp, &w1) == -1) {
 			free(rs.links);
 			free(rs.link_ids);
 			free(rs.addrs);
@@ -240,6 +244,8 @@ kpm_resync(struct kp *kp, bool full)
 			return -1;
 		}
 		if (w1.revokes == w0.revokes) {
+			kp->mirror_short = rs.full;
+			kp->alive_seen = w0.alive_full;
 			if (cf.ok_gen != w0.bad_gen) {
 				cf.ok_gen = w0.bad_gen;
 				if (kpm_write_conf(kp, &cf) == -1)
@@ -275,7 +281,7 @@ kpm_resync(struct kp *kp, bool full)
 int
 kp_watch_stats(struct kp *kp, struct kp_watch *out)
 {
-	return read_watch(kp, out);
+	return kpm_read_watch(kp, out);
 }
 
 void
@@ -285,6 +291,7 @@ kp_dump(struct kp *kp, FILE *f)
 	struct kp_ans_key ak, *pak = NULL;
 	struct kp_answer a;
 	char l[INET_ADDRSTRLEN], n[INET_ADDRSTRLEN];
+	uint32_t lk, *pl;
 	uint64_t id;
 	int i;
 
@@ -308,6 +315,16 @@ kp_dump(struct kp *kp, FILE *f)
 			    (unsigned long long)a.ref[i].id);
 		fputc('\n', f);
 	}
+	for (pl = NULL; bpf_map_get_next_key(kp->fd_locals, pl, &lk) == 0; pl = &lk) {
+		if (bpf_map_lookup_elem(kp->fd_locals, &lk, &a) != 0)
+			continue;
+		fprintf(f, "local addr=%s", inet_ntop(AF_INET, &lk, l, sizeof(l)));
+		for (i = 0; i < a.nref && i < KP_NREF; i++)
+			fprintf(f, " ref=%u:%s/%u:%llu", a.ref[i].ifa.ifindex,
+			    inet_ntop(AF_INET, &a.ref[i].ifa.local, n, sizeof(n)), a.ref[i].ifa.plen,
+			    (unsigned long long)a.ref[i].id);
+		fputc('\n', f);
+	}
 }
 
 bool
@@ -316,13 +333,19 @@ kp_needs_resync(struct kp *kp)
 	struct kp_watch w;
 	struct kp_conf c;
 
-	return read_watch(kp, &w) == 0 && kpm_read_conf(kp, &c) == 0 && w.bad_gen != c.ok_gen;
+	return kpm_read_watch(kp, &w) == 0 && kpm_read_conf(kp, &c) == 0 && w.bad_gen != c.ok_gen;
 }
 
 int
 kp_resync(struct kp *kp)
 {
 	return kpm_resync(kp, true);
+}
+
+int
+kp_remirror(struct kp *kp)
+{
+	return kpm_resync(kp, false);
 }
 
 /* ------------------------------------------------------------ sockets */

@@ -28,8 +28,8 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 }
 
 void kp_close(struct kp *kp) { (void)kp; }
-int kp_attach(struct kp *kp, int ifindex, char *why, size_t whylen)
-{ (void)kp; (void)ifindex; (void)why; (void)whylen; errno = ENOSYS; return -1; }
+int kp_attach(struct kp *kp, int ifindex, int *others, char *why, size_t whylen)
+{ (void)kp; (void)ifindex; (void)others; (void)why; (void)whylen; errno = ENOSYS; return -1; }
 int kp_detach(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
 int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
     unsigned flags)
@@ -38,8 +38,10 @@ int kp_forget(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return 0; }
 int kp_del_iface(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
 int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n)
 { (void)kp; (void)ifindex; (void)addr; (void)refs; (void)n; errno = ENOSYS; return -1; }
-int kp_set_published(struct kp *kp, int ifindex, uint32_t addr, const uint8_t mac[6])
-{ (void)kp; (void)ifindex; (void)addr; (void)mac; errno = ENOSYS; return -1; }
+int kp_set_pub(struct kp *kp, int ifindex, uint32_t addr, uint8_t len, const uint8_t *mac)
+{ (void)kp; (void)ifindex; (void)addr; (void)len; (void)mac; errno = ENOSYS; return -1; }
+int kp_del_pub(struct kp *kp, int ifindex, uint32_t addr, uint8_t len)
+{ (void)kp; (void)ifindex; (void)addr; (void)len; errno = ENOSYS; return -1; }
 int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr)
 { (void)kp; (void)ifindex; (void)addr; errno = ENOSYS; return -1; }
 int kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t n)
@@ -61,4 +63,11 @@ void kp_take_unconfirmed(struct kp *kp, struct util_ifset *out)
 { (void)kp; memset(out, 0, sizeof(*out)); }
 bool kp_needs_resync(struct kp *kp) { (void)kp; return false; }
 int kp_resync(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
+void kp_room(struct kp *kp, struct kp_room *out) { (void)kp; memset(out, 0, sizeof(*out)); }
+void kp_room_example(struct kp *kp, int *ifindex, uint32_t *addr)
+{ (void)kp; *ifindex = 0; *addr = 0; }
+bool kp_iface_held(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return false; }
+bool kp_take_room(struct kp *kp) { (void)kp; return false; }
+size_t kp_unheld(struct kp *kp, uint64_t *out, size_t max) { (void)kp; (void)out; (void)max; return 0; }
+int kp_remirror(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
 int kp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; }

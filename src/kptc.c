@@ -1,9 +1,9 @@
 /* kptc.c — the kernel answer path's rtnetlink plumbing: one-shot requests
- * and dumps, and the TC side of an interface: the clsact qdisc and the
- * arpownd filter at its ingress, put there, taken off, and every one of
- * them purged from the namespace (for --restore after a crash).  Whose a
- * qdisc is: the one we made, or a killed run's (nothing in it but our
- * stale filters); anyone else's stays, with its filters. */
+ * and dumps, and the TC side of an interface: the arpownd filter at its
+ * clsact ingress (the qdisc made where there is none), put there, taken
+ * off, and every one of them purged from the namespace (at a start, and
+ * for --restore after a crash).  Anyone else's filters, and every qdisc,
+ * stay as they are. */
 #include "config.h"
 
 #include <errno.h>
@@ -117,16 +117,27 @@ kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg)
 
 /* ------------------------------------------------------------- TC */
 
+/*
+ * What arpownd owns on a clsact qdisc: its filters, recognised by the
+ * name of their program (KP_PROG_NAME), at ingress; nothing else.  Its
+ * own go at handle KP_TC_HANDLE, preference KP_TC_PRIO (the last one, so
+ * that every other filter runs first); a killed run's are found by name
+ * wherever they sit.  A filter of anyone else's is never removed,
+ * replaced or moved, and a qdisc never removed: deleting a clsact deletes
+ * every filter in it, and the kernel has no "delete it if empty", so
+ * between our look and our delete another program's filter could land
+ * and be lost with it.  An empty clsact costs nothing per packet (its
+ * hook is off while it holds no filter).
+ */
 struct tcf {
 	int		 ifindex;
 	uint32_t	 parent;
 	/* out */
-	uint32_t	 handle, prio;
-	bool		 ours, found;
-	int		 nfilters;
-	/* purge: delete ours as they come */
-	uint32_t	 del_handle[16], del_prio[16];
-	int		 ndel;
+	bool		 found;		/* someone else's at our handle and preference */
+	int		 nfilters, foreign;
+	/* ours (by name): handle, preference, program id */
+	uint32_t	 our_handle[16], our_prio[16], our_id[16];
+	int		 nours;
 };
 
 static int
@@ -136,6 +147,7 @@ tcf_cb(const struct nlmsghdr *nlh, void *arg)
 	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *a, *o;
 	const char *kind = NULL, *name = NULL;
+	uint32_t id = 0;
 
 	if (nlh->nlmsg_type != RTM_NEWTFILTER || mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
 	    tcm->tcm_ifindex != f->ifindex || tcm->tcm_handle == 0)
@@ -145,35 +157,40 @@ tcf_cb(const struct nlmsghdr *nlh, void *arg)
 		if (mnl_attr_get_type(a) == TCA_KIND && mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
 			kind = mnl_attr_get_str(a);
 		else if (mnl_attr_get_type(a) == TCA_OPTIONS)
-			mnl_attr_for_each_nested(o, a)
+			mnl_attr_for_each_nested(o, a) {
 				if (mnl_attr_get_type(o) == TCA_BPF_NAME &&
 				    mnl_attr_validate(o, MNL_TYPE_NUL_STRING) == 0)
 					name = mnl_attr_get_str(o);
+				else if (mnl_attr_get_type(o) == TCA_BPF_ID &&
+				    mnl_attr_validate(o, MNL_TYPE_U32) == 0)
+					id = mnl_attr_get_u32(o);
+			}
 	}
 	/* libbpf names it "arpownd_answer:[ID]" */
 	if (kind == NULL || strcmp(kind, "bpf") != 0 || name == NULL ||
 	    strncmp(name, KP_PROG_NAME ":", sizeof(KP_PROG_NAME)) != 0) {
+		f->foreign++;
 		if (tcm->tcm_handle == KP_TC_HANDLE && TC_H_MAJ(tcm->tcm_info) >> 16 == KP_TC_PRIO)
 			f->found = true;	/* someone else's, at our place */
 		return 0;
 	}
-	if (f->ndel < (int)(sizeof(f->del_handle) / sizeof(f->del_handle[0]))) {
-		f->del_handle[f->ndel] = tcm->tcm_handle;
-		f->del_prio[f->ndel++] = TC_H_MAJ(tcm->tcm_info) >> 16;
+	if (f->nours < (int)(sizeof(f->our_id) / sizeof(f->our_id[0]))) {
+		f->our_handle[f->nours] = tcm->tcm_handle;
+		f->our_prio[f->nours] = TC_H_MAJ(tcm->tcm_info) >> 16;
+		f->our_id[f->nours++] = id;
 	}
-	f->ours = true;
 	return 0;
 }
 
-/* The filters on ifindex's clsact ingress (or egress); 0 or -1. */
+/* The filters on ifindex's clsact ingress; 0 or -1. */
 static int
-tc_filters(int ifindex, uint32_t min, struct tcf *f)
+tc_filters(int ifindex, struct tcf *f)
 {
 	struct tcmsg tcm;
 
 	memset(f, 0, sizeof(*f));
 	f->ifindex = ifindex;
-	f->parent = TC_H_MAKE(TC_H_CLSACT, min);
+	f->parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
 	memset(&tcm, 0, sizeof(tcm));
 	tcm.tcm_family = AF_UNSPEC;
 	tcm.tcm_ifindex = ifindex;
@@ -181,92 +198,83 @@ tc_filters(int ifindex, uint32_t min, struct tcf *f)
 	return kpn_dump(RTM_GETTFILTER, &tcm, sizeof(tcm), tcf_cb, f);
 }
 
-/* Is ifindex's clsact free of other filters than ours (ingress: n of them)? */
-static bool
-only_ours(int ifindex, int ours)
+/* Remove the filters of ours f lists (all of them, or program id's
+ * alone); how many went, -1 when one would not. */
+static int
+tc_remove(int ifindex, const struct tcf *f, uint32_t id)
 {
-	struct tcf in, eg;
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
+	int i, n = 0, err = 0;
 
-	return tc_filters(ifindex, TC_H_MIN_INGRESS, &in) == 0 &&
-	    tc_filters(ifindex, TC_H_MIN_EGRESS, &eg) == 0 && in.nfilters == ours &&
-	    eg.nfilters == 0;
+	for (i = 0; i < f->nours; i++) {
+		DECLARE_LIBBPF_OPTS(bpf_tc_opts, d, .handle = f->our_handle[i],
+		    .priority = f->our_prio[i]);
+
+		if (id != 0 && f->our_id[i] != id)
+			continue;
+		if (bpf_tc_detach(&hook, &d) == 0)
+			n++;
+		else
+			err = -1;
+	}
+	return err == -1 ? -1 : n;
 }
 
 int
-kpt_attach(int ifindex, int prog_fd, bool *made, char *why, size_t whylen)
+kpt_attach(int ifindex, int prog_fd, int *before, char *why, size_t whylen)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = KP_TC_HANDLE, .priority = KP_TC_PRIO,
-	    .flags = BPF_TC_F_REPLACE);
+	/* no BPF_TC_F_REPLACE: made exclusively (NLM_F_EXCL), so that what
+	 * came to our place meanwhile is never replaced */
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = KP_TC_HANDLE, .priority = KP_TC_PRIO);
 	struct tcf f;
-	int r, i;
+	int r;
 
-	*made = false;
+	*before = 0;
 	r = bpf_tc_hook_create(&hook);
-	if (r == 0)
-		*made = true;
-	else if (r != -EEXIST) {
+	if (r != 0 && r != -EEXIST) {
 		kp_setwhy(why, whylen, "cannot add the clsact qdisc: %s", strerror(-r));
 		errno = -r;
 		return -1;
 	}
-	if (tc_filters(ifindex, TC_H_MIN_INGRESS, &f) == -1) {
+	if (tc_filters(ifindex, &f) == -1) {
 		r = errno;
 		kp_setwhy(why, whylen, "cannot list the TC filters: %s", strerror(r));
-		goto undo;
+		errno = r;
+		return -1;
 	}
 	if (f.found) {
-		kp_setwhy(why, whylen, "another program holds TC handle 0x%x prio 0x%x",
+		kp_setwhy(why, whylen, "another program holds TC handle 0x%x pref %u",
 		    KP_TC_HANDLE, KP_TC_PRIO);
-		r = EEXIST;
-		goto undo;
+		errno = EEXIST;
+		return -1;
 	}
-	/* A qdisc that holds nothing but stale filters of ours is a killed
-	 * run's: ours to remove at stop, as if we had made it.  One with
-	 * anything else in it is someone else's and stays. */
-	if (!*made && f.ndel > 0 && only_ours(ifindex, f.ndel))
-		*made = true;
-	/* stale ones of ours elsewhere (another handle): gone first */
-	for (i = 0; i < f.ndel; i++) {
-		DECLARE_LIBBPF_OPTS(bpf_tc_opts, d, .handle = f.del_handle[i], .priority = f.del_prio[i]);
-
-		if (f.del_handle[i] != KP_TC_HANDLE || f.del_prio[i] != KP_TC_PRIO)
-			bpf_tc_detach(&hook, &d);
+	/* a killed run's, wherever it sits (an older version's preference
+	 * too): gone first, by name */
+	if (f.nours > 0 && tc_remove(ifindex, &f, 0) == -1) {
+		kp_setwhy(why, whylen, "cannot remove a previous run's filter");
+		errno = EBUSY;
+		return -1;
 	}
 	opts.prog_fd = prog_fd;
 	if ((r = bpf_tc_attach(&hook, &opts)) != 0) {
 		kp_setwhy(why, whylen, "cannot attach to TC ingress: %s", strerror(-r));
-		r = -r;
-		goto undo;
+		errno = -r;
+		return -1;
 	}
+	*before = f.foreign;
 	return 0;
-undo:
-	/* a qdisc made here for nothing goes (both hooks: libbpf's ingress
-	 * destroy would only empty it) */
-	if (*made) {
-		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&hook);
-		*made = false;
-	}
-	errno = r;
-	return -1;
 }
 
 int
-kpt_detach(int ifindex, bool made)
+kpt_detach(int ifindex, uint32_t prog_id)
 {
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = KP_TC_HANDLE, .priority = KP_TC_PRIO);
-	int r = 0;
+	struct tcf f;
 
-	if (bpf_tc_detach(&hook, &opts) != 0 && if_indextoname((unsigned)ifindex, (char[IF_NAMESIZE]){ 0 }))
-		r = -1;
-	/* the qdisc we made, when nothing else came to use it */
-	if (made && only_ours(ifindex, 0)) {
-		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&hook);
-	}
-	return r;
+	/* the device gone: its filters went with it */
+	if (tc_filters(ifindex, &f) == -1)
+		return if_indextoname((unsigned)ifindex, (char[IF_NAMESIZE]){ 0 }) != NULL ? -1 : 0;
+	return tc_remove(ifindex, &f, prog_id) == -1 ? -1 : 0;
 }
 
 struct purge {
@@ -301,7 +309,7 @@ kp_purge(char *why, size_t whylen)
 	struct ifinfomsg ifi;
 	struct tcf f;
 	size_t i;
-	int k, gone;
+	int gone;
 
 	kp_log_setup();
 	memset(&p, 0, sizeof(p));
@@ -312,31 +320,16 @@ kp_purge(char *why, size_t whylen)
 		free(p.idx);
 		return -1;
 	}
+	/* ours by name, whatever their place; the qdisc stays (kpt_attach) */
 	for (i = 0; i < p.nidx; i++) {
-		DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = p.idx[i], .attach_point = BPF_TC_INGRESS);
-
-		if (tc_filters(p.idx[i], TC_H_MIN_INGRESS, &f) == -1)
+		if (tc_filters(p.idx[i], &f) == -1 || f.nours == 0)
 			continue;	/* no clsact there, or it went */
-		for (gone = 0, k = 0; k < f.ndel; k++) {
-			DECLARE_LIBBPF_OPTS(bpf_tc_opts, d, .handle = f.del_handle[k],
-			    .priority = f.del_prio[k]);
-
-			if (bpf_tc_detach(&hook, &d) == 0)
-				gone++;
-			else {
-				p.err = -1;
-				kp_setwhy(why, whylen, "cannot remove the filter from ifindex %d",
-				    p.idx[i]);
-			}
+		if ((gone = tc_remove(p.idx[i], &f, 0)) == -1) {
+			p.err = -1;
+			kp_setwhy(why, whylen, "cannot remove the filter from ifindex %d", p.idx[i]);
+			continue;
 		}
 		p.n += gone;
-		/* the qdisc left empty by our filters' going was the crashed
-		 * run's (the daemon makes one where there is none): a qdisc
-		 * with any other filter in it stays */
-		if (gone > 0 && only_ours(p.idx[i], 0)) {
-			hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-			bpf_tc_hook_destroy(&hook);
-		}
 	}
 	free(p.idx);
 	return p.err == -1 ? -1 : p.n;

@@ -173,7 +173,32 @@ config_series(const struct rpt_view *v, FILE *f, struct tbl_iface **ifs, size_t 
 		fputs("arpownd_interface_info{", f);
 		iface_label(f, ifs[i]);
 		fprintf(f, ",mode=\"%s\",path=\"%s\"} 1\n", pol_mode_str(ifs[i]->mode),
-		    ifs[i]->kpath ? "kernel" : "capture");
+		    rpt_kernel_answers(v, ifs[i]) ? "kernel" : "capture");
+	}
+	/* every family always (0 when the kernel path is not loaded): a
+	 * series that comes and goes is hard to alert on */
+	{
+		const struct rpt_kpath *k = &v->kpath;
+
+		gauge(f, "arpownd_kernel_path_loaded", "1 when the kernel answer path is "
+		    "loaded (answer_path auto or kernel, and it loaded)", k->loaded ? 1 : 0);
+		gauge(f, "arpownd_kernel_path_answering", "1 while the kernel answer path is "
+		    "loaded and answers; 0 while a host address does not fit its maps (the "
+		    "capture path answers everything), or when it is not loaded",
+		    k->loaded && k->answering ? 1 : 0);
+		gauge(f, "arpownd_kernel_path_capacity", "Address entries the kernel answer "
+		    "path's maps were sized for at the start", (double)k->capacity);
+		head(f, "arpownd_kernel_path_unheld", "gauge", "What the kernel answer path's "
+		    "maps have no room for, answered by the capture path meanwhile: "
+		    "addresses, published ranges, interfaces (sender lists), kernel entries");
+		fprintf(f, "arpownd_kernel_path_unheld{what=\"addresses\"} %llu\n",
+		    (unsigned long long)k->unheld);
+		fprintf(f, "arpownd_kernel_path_unheld{what=\"published_ranges\"} %llu\n",
+		    (unsigned long long)k->unheld_published);
+		fprintf(f, "arpownd_kernel_path_unheld{what=\"interfaces\"} %llu\n",
+		    (unsigned long long)k->unheld_interfaces);
+		fprintf(f, "arpownd_kernel_path_unheld{what=\"kernel_entries\"} %llu\n",
+		    (unsigned long long)k->unheld_mirror);
 	}
 	gauge(f, "arpownd_addresses", "IPv4 address entries on the interfaces "
 	    "arpownd answers on", (double)addrs);

@@ -102,6 +102,41 @@ name(struct jw *w, const char *key, const struct tbl_iface *ifp)
 
 /* ---------------------------------------------------------------- status */
 
+bool
+rpt_kernel_answers(const struct rpt_view *v, const struct tbl_iface *ifp)
+{
+	return ifp->kpath && v->kpath.answering;
+}
+
+/* The kernel answer path: null when not loaded; else whether it answers
+ * and what its maps (sized at the start) have no room for. */
+static void
+kpath(struct jw *w, const struct rpt_kpath *k)
+{
+	if (!k->loaded) {
+		jw_null(w, "kernel_path");
+		return;
+	}
+	jw_obj(w, "kernel_path", false);
+	jw_bool(w, "answering", k->answering);
+	jw_u64(w, "capacity", k->capacity);
+	jw_obj(w, "unheld", false);
+	jw_u64(w, "addresses", k->unheld);
+	jw_u64(w, "published_ranges", k->unheld_published);
+	jw_u64(w, "interfaces", k->unheld_interfaces);
+	jw_u64(w, "kernel_entries", k->unheld_mirror);
+	jw_end(w);
+	if (k->example != 0)
+		ip(w, "unheld_example", k->example);
+	else
+		jw_null(w, "unheld_example");
+	jw_str(w, "reason", !k->answering ? "a host address does not fit its maps: it "
+	    "answers nothing, the capture path answers everything" :
+	    k->unheld + k->unheld_published + k->unheld_interfaces + k->unheld_mirror > 0 ?
+	    "its maps are full: the capture path answers what they cannot hold" : NULL);
+	jw_end(w);
+}
+
 void
 rpt_status(const struct rpt_view *v, FILE *f)
 {
@@ -144,6 +179,7 @@ rpt_status(const struct rpt_view *v, FILE *f)
 	jw_u64(&w, "addresses", addrs);
 	jw_u64(&w, "published_entries", v->pub != NULL ? pub_count(v->pub) : 0);
 	jw_u64(&w, "published_addresses", published);
+	kpath(&w, &v->kpath);
 	jw_arr(&w, "managed", true);
 	for (i = 0; i < n; i++) {
 		if (!ifs[i]->managed)
@@ -152,8 +188,9 @@ rpt_status(const struct rpt_view *v, FILE *f)
 		name(&w, "name", ifs[i]);
 		jw_int(&w, "ifindex", ifs[i]->ifindex);
 		jw_str(&w, "mode", pol_mode_str(ifs[i]->mode));
-		/* who answers there: the kernel answer path, or the capture */
-		jw_str(&w, "answer_path", ifs[i]->kpath ? "kernel" : "capture");
+		/* who answers there: the kernel answer path, or the capture
+		 * (also where the program is, but answers nothing now) */
+		jw_str(&w, "answer_path", rpt_kernel_answers(v, ifs[i]) ? "kernel" : "capture");
 		jw_bool(&w, "up", (ifs[i]->flags & IFF_UP) != 0);
 		/* how many: the addresses themselves are in "interfaces" */
 		jw_u64(&w, "addresses", ifs[i]->naddrs);
@@ -213,7 +250,8 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 		jw_bool(&w, "running", (ifp->flags & IFF_RUNNING) != 0);
 		jw_bool(&w, "managed", ifp->managed);
 		jw_str(&w, "mode", ifp->managed ? pol_mode_str(ifp->mode) : NULL);
-		jw_str(&w, "answer_path", !ifp->managed ? NULL : ifp->kpath ? "kernel" : "capture");
+		jw_str(&w, "answer_path", !ifp->managed ? NULL :
+		    rpt_kernel_answers(v, ifp) ? "kernel" : "capture");
 		sysctl(&w, "arp_ignore", ifp->arp_ignore, o, true);
 		sysctl(&w, "arp_announce", ifp->arp_announce, o, false);
 		jw_arr(&w, "addresses", false);

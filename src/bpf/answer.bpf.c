@@ -2,26 +2,32 @@
  *
  * Two programs over one set of maps (include/kpath_abi.h):
  *
- * arpownd_answer (TC ingress, clsact, direct action) answers the ARP
- * requests it is sure of, by the capture path's rules (arp_check, then
- * pol_decide), and passes every other frame up unchanged (TC_ACT_OK) to
- * the capture path, which stays complete.  A reply is the request
- * rewritten in place into the kernel's reply, trimmed to 42 bytes, and
- * sent out of the arrival device's egress with bpf_redirect(): the
- * qdisc and the packet taps (tcpdump) see it as they see the kernel's.
- * The only frames it drops are the ones sender_rate or total_rate
- * refuse: passed up, the capture path would answer them from its own
- * budget.
+ * arpownd_answer (TC ingress, clsact, direct action, the last preference)
+ * answers the ARP requests it is sure of, by the capture path's rules
+ * (arp_check, then pol_decide), and gives no verdict on anything:
+ * TC_ACT_UNSPEC for every frame, so the next filter, the stack, upper
+ * devices (a macvlan) and packet sockets see the frame as if it were not
+ * there.  A reply is the request rewritten into the kernel's reply,
+ * trimmed to 42 bytes, and sent as a clone out of the arrival device's
+ * egress (bpf_clone_redirect: the qdisc and tcpdump see it as they see
+ * the kernel's); the request is then put back as it came and goes on
+ * marked PACKET_OTHERHOST (and KP_DECIDED_HASH), which the stack's
+ * arp_rcv and arpownd's capture socket (its filter) both drop, so that
+ * nobody answers it twice,
+ * while a macvlan above still gets its broadcast (macvlan and ipvlan set
+ * the type afresh from the destination).  Requests sender_rate or
+ * total_rate refuse go on marked the same way: passed up, the capture
+ * path would answer them from its own budget.
  *
  * arpownd_nlwatch (socket filter on the loader's rtnetlink socket,
  * subscribed to link and IPv4 address notifications) keeps kp_links and
- * kp_alive: the kernel's truth about which links are up with which MAC
- * and which address entries exist, each an instance with an id.  A socket
- * filter runs while the notification is delivered, before the kernel
- * acknowledges the change to whoever asked for it; so a deleted address
- * entry is gone from kp_alive before any request sent after the
- * acknowledgement can arrive, and the grants made for it no longer
- * confirm.  It returns 0: nothing is ever queued on that socket.
+ * kp_alive: the kernel's truth about which links are up, doing ARP, with
+ * which MAC, and which address entries exist, each an instance with an
+ * id.  A socket filter runs while the notification is delivered, before
+ * the kernel acknowledges the change to whoever asked for it; so a
+ * deleted address entry is gone from kp_alive before any request sent
+ * after the acknowledgement can arrive, and the grants made for it no
+ * longer confirm.  It returns 0: nothing is ever queued on that socket.
  *
  * Only what Linux 6.1 has: ring buffer (5.8), bpf_loop (5.17), bpf_spin_lock
  * in TC (5.1), bpf_sk_lookup_udp (4.20); no kfuncs, no BTF of the kernel.
@@ -30,7 +36,8 @@
  * stack slots that held a pointer.  Hence -mcpu=v2 (no 32-bit
  * subregisters: every spill is 8 bytes), no pointer kept in a stack
  * struct (ref_walk holds a key), counters found by key (no variable
- * offset into a map value), daemon_alive in a frame of its own.
+ * offset into a map value), daemon_alive and reply in frames of their
+ * own, buffers zeroed before a helper fills them by a variable length.
  * tests/integration/kpath_priv.sh loads it so.
  * No GPL-only helper is called (the object carries no license section).
  */
@@ -46,14 +53,17 @@
 
 #define AF_INET_		2
 #define IFF_UP_			0x1
+#define IFF_NOARP_		0x80
 #define PACKET_HOST_		0
 #define PACKET_BROADCAST_	1
 #define PACKET_MULTICAST_	2
+#define PACKET_OTHERHOST_	3
 #define ARPHRD_ETHER_		1
 #define ARPHRD_IEEE802_		6
 #define ARPOP_REQUEST_		1
 #define ARPOP_REPLY_		2
 #define ARP_FRAME		42	/* Ethernet + RFC 826 body for Ethernet/IPv4 */
+#define ARP_TAIL_MAX		64	/* padding or trailer kept across a reply */
 #define NSEC			1000000000ull
 
 /* ------------------------------------------------------------------ maps */
@@ -87,6 +97,22 @@ struct {
 	__type(key, struct kp_ans_key);
 	__type(value, struct kp_answer);
 } kp_answers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KP_MAX_LOCALS);
+	__type(key, __u32);
+	__type(value, struct kp_answer);
+} kp_locals SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, KP_MAX_PUB);
+	__type(key, struct kp_lpm_key);
+	__type(value, struct kp_pub);
+} kp_pub SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
@@ -156,11 +182,24 @@ count(__u32 ifindex, __u32 what)
 		*v += 1;
 }
 
+/* Not ours to answer: on to the next filter, or the stack (TC_ACT_UNSPEC
+ * is no verdict; TC_ACT_OK would end the filter chain here). */
 static __always_inline int
 pass(__u32 ifindex, __u32 why)
 {
 	count(ifindex, why);
-	return TC_ACT_OK;
+	return TC_ACT_UNSPEC;
+}
+
+/* Decided here (answered or refused by a limit): on, but as a frame for
+ * another host, which arp_rcv drops, with a hash that tells arpownd's
+ * capture it was decided (KP_DECIDED_HASH). */
+static __always_inline int
+decided(struct __sk_buff *skb)
+{
+	bpf_set_hash(skb, KP_DECIDED_HASH);
+	bpf_skb_change_type(skb, PACKET_OTHERHOST_);
+	return TC_ACT_UNSPEC;
 }
 
 /* 0/8, 127/8, 224/4 and the limited broadcast (host order), as arp.c. */
@@ -253,20 +292,22 @@ ref_alive(const struct kp_ref *r)
  * stack slot that held a pointer may not take a smaller store later, in a
  * program loaded without CAP_PERFMON, and the compiler shares slots. */
 struct ref_walk {
-	struct kp_ans_key	key;
+	struct kp_ans_key	key;	/* ifindex 0: kp_locals (system mode's holders) */
 	__u32			sip;
 	__u32			need_sender;
-	__u32			own, cover_any, cover, in_net;
+	__u32			own, cover_any, cover, pad;
 };
 
 static long
 ref_step(__u32 i, void *arg)
 {
 	struct ref_walk *w = arg;
-	const struct kp_answer *a = bpf_map_lookup_elem(&kp_answers, &w->key);
+	const struct kp_answer *a;
 	const struct kp_ref *r;
 	__u32 kind, in_net;
 
+	a = w->key.ifindex == 0 ? bpf_map_lookup_elem(&kp_locals, &w->key.addr) :
+	    bpf_map_lookup_elem(&kp_answers, &w->key);
 	if (a == NULL || i >= KP_NREF || i >= a->nref)
 		return 1;
 	/* masked as well, behind a barrier the compiler cannot see through:
@@ -283,9 +324,6 @@ ref_step(__u32 i, void *arg)
 		w->cover_any = 1;
 		if (!w->need_sender || in_net)
 			w->cover = 1;
-		/* the sender in a subnet the grant holds: learnable as is */
-		if (w->sip != 0 && in_net)
-			w->in_net = KP_EVF_IN_SUBNET;
 	}
 	return 0;
 }
@@ -313,6 +351,58 @@ daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port, __u32 mark)
 	ok = sk->src_ip4 == addr && sk->src_port == bpf_ntohs((__u16)port) && sk->mark == mark;
 	bpf_sk_release(sk);
 	return ok;
+}
+
+/* Send the kernel's reply (arp_send_dst: 42 bytes, the driver pads) to
+ * the request in skb as a clone out of ifindex's egress, then put the
+ * request back byte for byte, for whoever comes after: 0 sent, 1 not sent
+ * (the request as it came), -1 the request could not be put back.  A
+ * frame of its own: its buffers share no stack slot with a pointer of the
+ * caller's.  mac and sha are 6 bytes each in the low bytes of a u64. */
+static __attribute__((noinline)) int
+reply(struct __sk_buff *skb, __u32 ifindex, __u64 ips, __u64 mac64, __u64 sha64)
+{
+	__u8 orig[ARP_FRAME], rep[ARP_FRAME], tail[ARP_TAIL_MAX];
+	__u32 len = skb->len, n, sip = (__u32)(ips >> 32), tip = (__u32)ips;
+	int sent;
+
+	if (len < ARP_FRAME || len > ARP_FRAME + ARP_TAIL_MAX)
+		return 1;
+	n = len - ARP_FRAME;
+	/* zeroed: a helper filling a variable length must find it written */
+	__builtin_memset(tail, 0, sizeof(tail));
+	/* ((n - 1) & 63) + 1 is n for 1 <= n <= 64, and bounds it there in
+	 * the very register the helper gets: the verifier wants it non-zero */
+	if (bpf_skb_load_bytes(skb, 0, orig, ARP_FRAME) != 0 ||
+	    (n > 0 && bpf_skb_load_bytes(skb, ARP_FRAME, tail, ((n - 1) & (ARP_TAIL_MAX - 1)) + 1) != 0))
+		return 1;
+	__builtin_memcpy(rep, &sha64, 6);		/* to the requester */
+	__builtin_memcpy(rep + 6, &mac64, 6);
+	rep[12] = 0x08;					/* ETH_P_ARP */
+	rep[13] = 0x06;
+	rep[14] = 0;					/* hrd 1, as the kernel */
+	rep[15] = ARPHRD_ETHER_;
+	rep[16] = 0x08;					/* ETH_P_IP */
+	rep[17] = 0;
+	rep[18] = 6;
+	rep[19] = 4;
+	rep[20] = 0;
+	rep[21] = ARPOP_REPLY_;
+	__builtin_memcpy(rep + 22, &mac64, 6);		/* sha: ours */
+	__builtin_memcpy(rep + 28, &tip, 4);		/* sip: the target */
+	__builtin_memcpy(rep + 32, &sha64, 6);		/* tha: the requester */
+	__builtin_memcpy(rep + 38, &sip, 4);		/* tip: its address */
+	if (n > 0 && bpf_skb_change_tail(skb, ARP_FRAME, 0) != 0)
+		return skb->len == len ? 1 : -1;
+	sent = bpf_skb_store_bytes(skb, 0, rep, ARP_FRAME, 0) == 0 &&
+	    bpf_clone_redirect(skb, ifindex, 0) == 0;
+	/* the request again, as it came */
+	if (n > 0 && (bpf_skb_change_tail(skb, len, 0) != 0 ||
+	    bpf_skb_store_bytes(skb, ARP_FRAME, tail, ((n - 1) & (ARP_TAIL_MAX - 1)) + 1, 0) != 0))
+		return -1;
+	if (bpf_skb_store_bytes(skb, 0, orig, ARP_FRAME, 0) != 0)
+		return -1;
+	return sent ? 0 : 1;
 }
 
 static __always_inline void
@@ -356,7 +446,7 @@ arpownd_answer(struct __sk_buff *skb)
 	int own = 0, cover = 0, cover_any = 0, need_sender;
 
 	if (skb->protocol != bpf_htons(ETH_P_ARP))
-		return TC_ACT_OK;
+		return TC_ACT_UNSPEC;
 	/* counted under this interface once configured, else under 0; the
 	 * frames received are the sum of the outcomes (kp_counters) */
 	ifc = bpf_map_lookup_elem(&kp_ifaces, &ifindex);
@@ -419,9 +509,7 @@ arpownd_answer(struct __sk_buff *skb)
 
 	/* ---- pol_decide: the sender */
 	if (sip != 0) {
-		ak.ifindex = 0;
-		ak.addr = sip;
-		if (bpf_map_lookup_elem(&kp_answers, &ak) != NULL)
+		if (bpf_map_lookup_elem(&kp_locals, &sip) != NULL)
 			return pass(cnt, KP_C_PASS_OURS);	/* conflict, or our own */
 		if (ifc->flags & KP_IF_SENDERS) {
 			struct kp_lpm_key lk = { .prefixlen = 64, .addr = sip };
@@ -434,18 +522,23 @@ arpownd_answer(struct __sk_buff *skb)
 				return pass(cnt, KP_C_PASS_OURS);
 			if ((b & KP_SND_DENY) || ((ifc->flags & KP_IF_ALLOWLIST) && !(b & KP_SND_ALLOW)))
 				return pass(cnt, KP_C_PASS_SENDER);
+			/* learnable as the capture path learns: the sender in a
+			 * subnet of the arrival interface (tbl_in_subnet) */
+			if (b & KP_SND_SUBNET)
+				evflags = KP_EVF_IN_SUBNET;
 		}
 	} else if (!(ifc->flags & KP_IF_PROBES))
 		return pass(cnt, KP_C_PASS_PROBE);
 
 	/* ---- pol_decide: the target, confirmed against the kernel's entries;
-	 * the reply MAC is the link's as the kernel has it (the instance the
-	 * daemon's entry was written for) */
+	 * the reply MAC is the link's as the kernel has it now (the instance
+	 * the daemon's settings were written for) */
 	__builtin_memcpy(mac, lnk->mac, 6);
 	need_sender = ifc->mode == KP_MODE_SUBNET && sip != 0;
 	ak.ifindex = ifc->mode == KP_MODE_SYSTEM ? 0 : ifindex;
 	ak.addr = tip;
-	ans = bpf_map_lookup_elem(&kp_answers, &ak);
+	ans = ak.ifindex == 0 ? bpf_map_lookup_elem(&kp_locals, &tip) :
+	    bpf_map_lookup_elem(&kp_answers, &ak);
 	if (ans != NULL && ans->nref > 0) {
 		struct ref_walk w = { .key = ak, .sip = sip, .need_sender = need_sender };
 
@@ -453,7 +546,6 @@ arpownd_answer(struct __sk_buff *skb)
 		own = w.own;
 		cover_any = w.cover_any;
 		cover = w.cover;
-		evflags = w.in_net;
 		if (ifc->mode == KP_MODE_SYSTEM)
 			cover = cover_any = 1;	/* no subnet test in system mode */
 		if (!own || !cover_any)
@@ -463,18 +555,20 @@ arpownd_answer(struct __sk_buff *skb)
 	} else {
 		/* published on this interface: no entry to confirm, but no
 		 * interface may hold it meanwhile */
-		if (ifc->mode == KP_MODE_SYSTEM) {
-			ak.ifindex = ifindex;
-			ans = bpf_map_lookup_elem(&kp_answers, &ak);
-		}
-		if (ans == NULL || !(ans->flags & KP_ANS_PUBLISHED))
+		struct kp_lpm_key lk = { .prefixlen = 64, .addr = tip };
+		struct kp_pub *pv;
+
+		if (bpf_map_lookup_elem(&kp_locals, &tip) != NULL)
+			return pass(cnt, KP_C_PASS_NO_ENTRY);
+		lk.ifindex = bpf_htonl(ifindex);
+		if ((pv = bpf_map_lookup_elem(&kp_pub, &lk)) == NULL)
 			return pass(cnt, KP_C_PASS_NO_ENTRY);
 		if (need_sender)
 			return pass(cnt, KP_C_PASS_NOT_SUBNET);	/* the daemon's subnets */
-		__builtin_memcpy(mac, ans->mac, 6);
-		ak.ifindex = 0;
-		if (bpf_map_lookup_elem(&kp_answers, &ak) != NULL)
-			return pass(cnt, KP_C_PASS_NO_ENTRY);
+		/* its own MAC, or the link's as the kernel has it now: never
+		 * one written before a MAC change */
+		if (pv->flags & KP_PUB_MAC)
+			__builtin_memcpy(mac, pv->mac, 6);
 	}
 
 	/* ---- the daemon still there (its watcher with it) */
@@ -482,7 +576,9 @@ arpownd_answer(struct __sk_buff *skb)
 	    !daemon_alive(skb, cf->live_addr, cf->live_port, cf->live_mark))
 		return pass(cnt, KP_C_PASS_STALE);
 
-	/* ---- sender_rate, total_rate: as the capture path, dropped when out */
+	/* ---- sender_rate, total_rate: as the capture path; what they refuse
+	 * goes on marked as decided, so that the capture path does not
+	 * answer it from a budget of its own */
 	{
 		__u64 now = bpf_ktime_get_ns();
 
@@ -492,243 +588,45 @@ arpownd_answer(struct __sk_buff *skb)
 			k = (hs * 2654435761u) >> 20;
 			if (!take(k, cf->sender_rate, now)) {
 				count(cnt, KP_C_LIMITED_SENDER);
-				return TC_ACT_SHOT;
+				return decided(skb);
 			}
 		}
 		if (cf->total_rate != 0 && !take(KP_BUCKET_TOTAL, cf->total_rate, now)) {
 			count(cnt, KP_C_LIMITED_TOTAL);
+			return decided(skb);
+		}
+	}
+
+	/* ---- the reply, a clone; the request goes on */
+	{
+		__u64 mac64 = 0, sha64 = 0;
+		int r;
+
+		__builtin_memcpy(&mac64, mac, 6);
+		__builtin_memcpy(&sha64, sha, 6);
+		r = reply(skb, ifindex, (__u64)sip << 32 | tip, mac64, sha64);
+		if (r < 0) {
+			/* half-rewritten: not a frame to pass on */
+			count(cnt, KP_C_PASS_TRIM);
 			return TC_ACT_SHOT;
 		}
-		if (sip != 0 && (ifc->flags & KP_IF_LEARN) && cf->learn_rate != 0 &&
+		if (r > 0)
+			return pass(cnt, KP_C_PASS_TRIM);
+	}
+	count(cnt, KP_C_ANSWERED);
+	{
+		__u64 now = bpf_ktime_get_ns();
+
+		if (evflags && (ifc->flags & KP_IF_LEARN) && cf->learn_rate != 0 &&
 		    take(KP_BUCKET_LEARN, cf->learn_rate, now))
 			event(cnt, KP_EV_LEARN, ifindex, sip, tip, sha, evflags);
 		if (sip == 0 && (ifc->flags & KP_IF_PROBE_EVENTS))
 			event(cnt, KP_EV_PROBE, ifindex, sip, tip, sha, 0);
 	}
-
-	/* ---- the kernel's reply (arp_send_dst): 42 bytes, the driver pads */
-	if (skb->len > ARP_FRAME && bpf_skb_change_tail(skb, ARP_FRAME, 0) != 0)
-		return pass(cnt, KP_C_PASS_TRIM);
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
-	if (data + ARP_FRAME > data_end)
-		return pass(cnt, KP_C_PASS_TRIM);
-	eth = data;
-	arp = data + sizeof(*eth);
-	__builtin_memcpy(eth->h_dest, sha, 6);
-	__builtin_memcpy(eth->h_source, mac, 6);
-	arp->hrd = bpf_htons(ARPHRD_ETHER_);	/* the device's type, as the kernel */
-	arp->op = bpf_htons(ARPOP_REPLY_);
-	__builtin_memcpy(arp->sha, mac, 6);
-	__builtin_memcpy(arp->sip, &tip, 4);
-	__builtin_memcpy(arp->tha, sha, 6);
-	__builtin_memcpy(arp->tip, &sip, 4);
-	count(cnt, KP_C_ANSWERED);
-	return bpf_redirect(ifindex, 0);
+	return decided(skb);
 }
 
 /* ------------------------------------------------------------- watcher */
 
-/* Walk netlink attributes with bpf_loop (5.17): the verifier checks the
- * step once, not once per attribute.  Finds want's payload (want_len
- * bytes, copied to val); found says how it went. */
-struct attr_walk {
-	struct __sk_buff	*skb;
-	__u32			 a, end;
-	__u16			 want, want_len;
-	int			 found;		/* 0 not yet, 1 found, -1 there but malformed */
-	__u8			 val[8];
-};
-
-static long
-attr_step(__u32 i, void *arg)
-{
-	struct attr_walk *w = arg;
-	struct nlattr na;
-	__u32 n;
-
-	(void)i;
-	if (w->a + sizeof(na) > w->end || bpf_skb_load_bytes(w->skb, w->a, &na, sizeof(na)) != 0 ||
-	    na.nla_len < sizeof(na))
-		return 1;
-	if ((na.nla_type & NLA_TYPE_MASK) == w->want) {
-		n = w->want_len;
-		w->found = -1;
-		if (na.nla_len != sizeof(na) + n || w->a + sizeof(na) + n > w->end)
-			return 1;
-		if (n == 4 && bpf_skb_load_bytes(w->skb, w->a + sizeof(na), w->val, 4) == 0)
-			w->found = 1;
-		else if (n == 6 && bpf_skb_load_bytes(w->skb, w->a + sizeof(na), w->val, 6) == 0)
-			w->found = 1;
-		return 1;
-	}
-	w->a += NLA_ALIGN(na.nla_len);
-	return 0;
-}
-
-/* The payload of attribute want (exactly len bytes) in [a, end) into val; 1 found. */
-static __always_inline int
-find_attr(struct __sk_buff *skb, __u32 a, __u32 end, __u16 want, __u16 len, void *val)
-{
-	struct attr_walk w = { .skb = skb, .a = a, .end = end, .want = want, .want_len = len };
-
-	bpf_loop(128, attr_step, &w, 0);
-	if (w.found != 1)
-		return 0;
-	__builtin_memcpy(val, w.val, 8);
-	return 1;
-}
-
-/* A new instance id.  The watcher runs for one notification at a time
- * (the kernel sends link and address notifications under RTNL, and the
- * socket asks for no dumps), so the add and the read that follows see no
- * other watcher in between; the add is atomic anyway. */
-static __always_inline __u64
-new_id(struct kp_watch *st)
-{
-	__sync_fetch_and_add(&st->next_id, 1);
-	return st->next_id;
-}
-
-static __always_inline void
-revoke(struct kp_watch *st)
-{
-	__sync_fetch_and_add(&st->revokes, 1);
-}
-
-/* Something revoking that could not be read: every grant stops until a
- * full resync (kp_resync) covers it. */
-static __always_inline void
-unparsed(struct kp_watch *st)
-{
-	revoke(st);
-	__sync_fetch_and_add(&st->bad_gen, 1);
-}
-
-static __always_inline void
-on_addr(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlmsghdr *h)
-{
-	struct kp_ifa_key key = {};
-	struct ifaddrmsg ifa;
-	__u32 a, end, local = 0, address = 0;
-	__u8 buf[8];
-	int have_l, have_a, del = h->nlmsg_type == RTM_DELADDR;
-
-	if (bpf_skb_load_bytes(skb, off + NLMSG_HDRLEN, &ifa, sizeof(ifa)) != 0) {
-		if (del)
-			unparsed(st);
-		return;
-	}
-	if (ifa.ifa_family != AF_INET_)
-		return;
-	a = off + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifa));
-	end = off + h->nlmsg_len;
-	have_l = find_attr(skb, a, end, IFA_LOCAL, 4, buf);
-	__builtin_memcpy(&local, buf, 4);
-	have_a = find_attr(skb, a, end, IFA_ADDRESS, 4, buf);
-	__builtin_memcpy(&address, buf, 4);
-	/* rtnl.c's reading: the local end, and the subnet's (or peer's) address */
-	if (!have_l)
-		local = address;
-	if (!have_a)
-		address = local;
-	if ((!have_l && !have_a) || ifa.ifa_prefixlen > 32) {
-		if (del)
-			unparsed(st);
-		return;
-	}
-	key.ifindex = ifa.ifa_index;
-	key.local = local;
-	key.net = address & mask_of(ifa.ifa_prefixlen);
-	key.plen = ifa.ifa_prefixlen;
-	if (del) {
-		revoke(st);	/* counted before it acts: see kp_resync */
-		bpf_map_delete_elem(&kp_alive, &key);
-	} else {
-		struct kp_ans_key ak = { .ifindex = 0, .addr = local };
-		struct kp_answer m = { .flags = KP_ANS_LOCAL };
-		__u64 id = new_id(st);
-
-		bpf_map_update_elem(&kp_alive, &key, &id, BPF_NOEXIST);	/* full: never confirms */
-		/* "one of ours" from now on, before the daemon hears of it; when
-		 * that does not fit, a sender using it would be answered: stop */
-		if (bpf_map_update_elem(&kp_answers, &ak, &m, BPF_NOEXIST) != 0 &&
-		    bpf_map_lookup_elem(&kp_answers, &ak) == NULL)
-			unparsed(st);
-	}
-}
-
-static __always_inline void
-on_link(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlmsghdr *h)
-{
-	struct ifinfomsg ifi;
-	struct kp_link nl = {}, *cur;
-	__u32 a, end, idx;
-	__u8 buf[8];
-	int found;
-
-	if (bpf_skb_load_bytes(skb, off + NLMSG_HDRLEN, &ifi, sizeof(ifi)) != 0) {
-		unparsed(st);
-		return;
-	}
-	idx = ifi.ifi_index;
-	if (h->nlmsg_type == RTM_DELLINK || !(ifi.ifi_flags & IFF_UP_)) {
-		revoke(st);
-		bpf_map_delete_elem(&kp_links, &idx);
-		return;
-	}
-	a = off + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(ifi));
-	end = off + h->nlmsg_len;
-	found = find_attr(skb, a, end, IFLA_ADDRESS, 6, buf);
-	__builtin_memcpy(nl.mac, buf, 6);
-	/* made a port of a bridge or bond: its frames are the master's now
-	 * (the daemon unmanages it); a new instance until it has seen that */
-	if (find_attr(skb, a, end, IFLA_MASTER, 4, buf))
-		__builtin_memcpy(&nl.master, buf, 4);
-	cur = bpf_map_lookup_elem(&kp_links, &idx);
-	if (!found) {
-		/* no Ethernet address to answer with: not answered there */
-		revoke(st);
-		bpf_map_delete_elem(&kp_links, &idx);
-		return;
-	}
-	if (cur != NULL) {
-		if (mac_eq(cur->mac, nl.mac) && cur->master == nl.master)
-			return;		/* the same instance: up, same MAC, same master */
-		revoke(st);
-	}
-	nl.id = new_id(st);
-	bpf_map_update_elem(&kp_links, &idx, &nl, BPF_ANY);
-}
-
-SEC("socket")
-int
-arpownd_nlwatch(struct __sk_buff *skb)
-{
-	struct kp_watch *st;
-	struct nlmsghdr h;
-	__u32 len = skb->len, zero = 0;
-
-	st = bpf_map_lookup_elem(&kp_watch, &zero);
-	if (st == NULL)
-		return 0;
-	/* a notification is one message: anything else is not understood */
-	if (bpf_skb_load_bytes(skb, 0, &h, sizeof(h)) != 0 || h.nlmsg_len < sizeof(h) ||
-	    NLMSG_ALIGN(h.nlmsg_len) < len) {
-		unparsed(st);
-		return 0;
-	}
-	switch (h.nlmsg_type) {
-	case RTM_NEWADDR:
-	case RTM_DELADDR:
-		on_addr(skb, st, 0, &h);
-		break;
-	case RTM_NEWLINK:
-	case RTM_DELLINK:
-		on_link(skb, st, 0, &h);
-		break;
-	default:
-		break;
-	}
-	return 0;	/* nothing is queued on the socket */
-}
+/* arpownd_nlwatch, on the same maps: a file of its own for its length */
+#include "nlwatch.bpf.h"

@@ -105,8 +105,10 @@ if_flags(void)
 static void
 feed_iface(struct tbl_iface *ifp)
 {
+	/* a full map is a warning: what does not fit is passed up */
 	if (ifp->managed && kpf_iface(KP, T, ifp, if_flags(), O.has_ours ? &O.ours : NULL) == -1)
-		printf("error: feed %s: %s\n", ifp->name, strerror(errno));
+		printf("%s: feed %s: %s\n", errno == E2BIG ? "warning" : "error", ifp->name,
+		    strerror(errno));
 }
 
 /* What kanswer.c's retry does, inline: grants written before the
@@ -275,7 +277,7 @@ attach_named(const char *name)
 
 	if (idx == 0)
 		die("no interface %s", name);
-	if (kp_attach(KP, (int)idx, why, sizeof(why)) == -1) {
+	if (kp_attach(KP, (int)idx, NULL, why, sizeof(why)) == -1) {
 		printf("error: attach %s: %s\n", name, why);
 		return -1;
 	}
@@ -430,8 +432,8 @@ main(int argc, char **argv)
 	if (O.publish != 0) {
 		unsigned idx = if_nametoindex(O.ifs[0]);
 
-		if (kp_set_published(KP, (int)idx, O.publish, O.publish_mac) == -1)
-			die("%s", "kp_set_published failed");
+		if (kp_set_pub(KP, (int)idx, O.publish, 32, O.publish_mac) == -1)
+			die("%s", "kp_set_pub failed");
 	}
 	if (O.drop != NULL && !O.load_after_drop)
 		drop();

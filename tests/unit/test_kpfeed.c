@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "kpfeed.h"
+#include "publish.h"
 #include "policy.h"
 #include "ranges.h"
 
@@ -234,21 +235,23 @@ set_of(struct rng *r, const char *items)
 }
 
 static uint8_t
-model(const struct rng *a, const struct rng *d, const struct rng *o, uint32_t h)
+model(const struct rng *a, const struct rng *d, const struct rng *o, const struct rng *sn,
+    uint32_t h)
 {
 	uint32_t n = htonl(h);
 
 	return (uint8_t)((a && rng_has(a, n) ? KP_SND_ALLOW : 0) | (d && rng_has(d, n) ? KP_SND_DENY : 0) |
-	    (o && rng_has(o, n) ? KP_SND_OURS : 0));
+	    (o && rng_has(o, n) ? KP_SND_OURS : 0) | (sn && rng_has(sn, n) ? KP_SND_SUBNET : 0));
 }
 
 /* Each probe address is in at most one CIDR, whose bits are the model's;
  * in none when the model says 0. */
 static void
-check_cidrs(const struct rng *a, const struct rng *d, const struct rng *o, size_t expect_n)
+check_cidrs4(const struct rng *a, const struct rng *d, const struct rng *o, const struct rng *sn,
+    size_t expect_n)
 {
 	struct kp_cidr v[512];
-	size_t n = kpf_senders(a, d, o, v, 512), i, k, hits;
+	size_t n = kpf_senders(a, d, o, sn, v, 512), i, k, hits;
 	uint32_t probes[4096], h;
 	uint8_t bits;
 
@@ -276,8 +279,14 @@ check_cidrs(const struct rng *a, const struct rng *d, const struct rng *o, size_
 			}
 		}
 		assert_true(hits <= 1);
-		assert_int_equal(bits, model(a, d, o, h));
+		assert_int_equal(bits, model(a, d, o, sn, h));
 	}
+}
+
+static void
+check_cidrs(const struct rng *a, const struct rng *d, const struct rng *o, size_t expect_n)
+{
+	check_cidrs4(a, d, o, NULL, expect_n);
 }
 
 static void
@@ -302,7 +311,87 @@ test_senders(void **state)
 	rng_clear(&a);
 	rng_clear(&d);
 	rng_clear(&o);
-	assert_int_equal(kpf_senders(NULL, NULL, NULL, NULL, 0), 0);
+	assert_int_equal(kpf_senders(NULL, NULL, NULL, NULL, NULL, 0), 0);
+}
+
+/* The subnets of an interface (what tbl_in_subnet asks), cut with the
+ * sender lists: every sender tbl_in_subnet says is in one has the bit. */
+static void
+test_subnets(void **state)
+{
+	struct tbl *t = table();
+	struct tbl_iface *e2 = tbl_iface(t, 2);
+	struct rng sn, d;
+	uint32_t probe[] = { ip("10.0.0.7"), ip("10.0.200.1"), ip("10.1.0.1"), ip("192.168.0.2"),
+	    ip("192.168.0.3"), ip("192.168.1.77"), ip("10.0.0.100") };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kpf_subnets(e2, &sn), 0);
+	/* 10.0.0.0/16 (the /24 inside it), the peer 192.168.0.2, 192.168.1.0/24 */
+	assert_int_equal(sn.n, 3);
+	for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+		assert_int_equal(rng_has(&sn, probe[i]), tbl_in_subnet(t, e2, probe[i]));
+	set_of(&d, "10.0.0.100");
+	check_cidrs4(NULL, &d, NULL, &sn, 0);
+	check_cidrs4(NULL, NULL, NULL, &sn, 0);
+	rng_clear(&sn);
+	rng_clear(&d);
+	tbl_free(t);
+}
+
+/* Published entries as the program holds them: each range as the fewest
+ * CIDRs, on the interfaces the entry names, with its MAC or none. */
+static void
+test_pub(void **state)
+{
+	struct tbl *t = table();
+	struct pub *p = pub_new();
+	struct pub_entry e;
+	struct kpf_pub v[16];
+	const char *why;
+	char err[128];
+	size_t n;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(pub_runtime_make(&e, 0x0a000100, 24, "eth2", &why), 0);
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	memset(&e, 0, sizeof(e));
+	snprintf(e.label, sizeof(e.label), "range");
+	snprintf(e.ifglob, sizeof(e.ifglob), "eth*");
+	e.has_mac = true;
+	memcpy(e.mac, "\x02\0\0\0\0\x50", 6);
+	assert_int_equal(rng_add(&e.set, 0x0a000201, 0x0a000206), 0);
+	assert_int_equal(rng_finish(&e.set), 0);
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	/* 10.0.1.0/24; 10.0.2.1/32 .2/31 .4/31 .6/32 */
+	n = kpf_pub(p, tbl_iface(t, 2), v, 16);
+	assert_int_equal(n, 5);
+	assert_int_equal(v[0].addr, ip("10.0.1.0"));
+	assert_int_equal(v[0].len, 24);
+	assert_false(v[0].has_mac);
+	assert_int_equal(v[0].ifindex, 2);
+	assert_int_equal(v[1].addr, ip("10.0.2.1"));
+	assert_int_equal(v[1].len, 32);
+	assert_true(v[1].has_mac);
+	assert_memory_equal(v[1].mac, "\x02\0\0\0\0\x50", 6);
+	assert_int_equal(v[2].addr, ip("10.0.2.2"));
+	assert_int_equal(v[2].len, 31);
+	assert_int_equal(v[4].addr, ip("10.0.2.6"));
+	/* counted, not written, past max */
+	assert_int_equal(kpf_pub(p, tbl_iface(t, 2), v, 2), 5);
+	/* eth3: the range alone (eth*), not eth2's /24 */
+	assert_int_equal(kpf_pub(p, tbl_iface(t, 3), v, 16), 4);
+	/* a /0 published: one CIDR */
+	pub_free(p);
+	p = pub_new();
+	assert_int_equal(pub_runtime_make(&e, 0, 0, "eth2", &why), 0);
+	assert_int_equal(pub_add(p, &e, err, sizeof(err)), 0);
+	assert_int_equal(kpf_pub(p, tbl_iface(t, 2), v, 16), 1);
+	assert_int_equal(v[0].len, 0);
+	pub_free(p);
+	tbl_free(t);
 }
 
 static void
@@ -310,7 +399,7 @@ test_writes(void **state)
 {
 	struct tbl *t = table();
 	struct tbl_iface *e2 = tbl_iface(t, 2);
-	struct rng d;
+	struct rng d, sn;
 
 	(void)state;
 	memset(&rec, 0, sizeof(rec));
@@ -335,7 +424,10 @@ test_writes(void **state)
 	memset(&rec, 0, sizeof(rec));
 	assert_int_equal(kpf_iface(NULL, t, e2, KP_IF_LEARN | KP_IF_PROBES, NULL), 0);
 	assert_int_equal(rec.senders, 1);
-	assert_int_equal(rec.last_ncidr, 1);
+	/* the deny list cut with the subnets */
+	assert_int_equal(kpf_subnets(e2, &sn), 0);
+	assert_int_equal(rec.last_ncidr, kpf_senders(NULL, &d, NULL, &sn, NULL, 0));
+	rng_clear(&sn);
 	assert_false(rec.last_allowlist);
 	assert_int_equal(rec.ifaces, 1);
 	assert_int_equal(rec.last_mode, KP_MODE_OWNER);
@@ -362,6 +454,8 @@ main(void)
 		cmocka_unit_test(test_refs),
 		cmocka_unit_test(test_holders_mode),
 		cmocka_unit_test(test_senders),
+		cmocka_unit_test(test_subnets),
+		cmocka_unit_test(test_pub),
 		cmocka_unit_test(test_writes),
 	};
 
