@@ -1,7 +1,8 @@
 /* announcer.h — gratuitous ARP on the wire: bursts started by what
  * happens (an address added, a link up, a publish, a reload, a refresh),
- * run from one timer through the schedule (announce.h), paced by a
- * per-turn frame budget and total_rate, sent from the owning interface. */
+ * run from one timer through the schedule (announce.h), paced by the
+ * host's announce_rate, a per-turn frame budget and total_rate, sent from
+ * the owning interface. */
 #ifndef ARPOWND_ANNOUNCER_H
 #define ARPOWND_ANNOUNCER_H
 
@@ -49,7 +50,8 @@ void anr_entry(struct anr *a, const struct pub_entry *e);
 /* Bursts for the entries of p that old did not have as they are. */
 void anr_changed(struct anr *a, const struct pub *p, const struct pub *old);
 /* The interface manager's word (ifm_event_fn): ifp became managed,
- * changed mode, or was given back. */
+ * changed mode, or was given back.  During the start each address once
+ * (what the previous run announced as it is, not at all); later in full. */
 void anr_ifm_event(void *arg, struct tbl_iface *ifp);
 /* "announce ADDR": a burst from the interface that speaks for addr (owns
  * or publishes it); false when none does.  *ifname: the owner, or NULL
@@ -60,5 +62,15 @@ bool anr_request(struct anr *a, uint32_t addr, const char **ifname);
 bool anr_defend(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac);
 /* Run what is due now (the timer does; also for tests). */
 void anr_run(struct anr *a);
+/* What the previous run announced (its anr_record): a start leaves out
+ * what it says, where interface name, MAC and address are the same. */
+void anr_prev(struct anr *a, const char *lines, size_t len);
+/* The start is over: an interface managed from now on is announced in full. */
+void anr_started(struct anr *a);
+/* Bursts pending. */
+size_t anr_pending(const struct anr *a);
+/* What this run announced, as lines for the next start (malloc'd, *len
+ * long), or NULL on ENOMEM. */
+char *anr_record(struct anr *a, size_t *len);
 
 #endif

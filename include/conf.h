@@ -22,6 +22,7 @@
 #define CONF_METRICS_INTERVAL_MAX 3600
 #define CONF_DEFAULT_ANN_COUNT	3
 #define CONF_DEFAULT_ANN_INTERVAL 1.1	/* seconds: past the neighbour locktime */
+#define CONF_DEFAULT_ANN_RATE	1000	/* announcement frames/s, the whole host */
 
 /* One glob of an interfaces or match list; neg for "!glob". */
 struct conf_glob {
@@ -108,6 +109,7 @@ struct conf {
 	double			 announce_interval;	/* seconds between them */
 	int			 announce_form;		/* enum conf_form */
 	unsigned		 announce_refresh;	/* seconds; 0 = never */
+	long			 announce_rate;		/* frames/s in all; 0 = unpaced */
 	struct conf_iface	*sections;
 	size_t			 nsections;
 	struct conf_pub		*pubs;

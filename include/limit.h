@@ -25,6 +25,9 @@ bool lim_take_n(struct lim_bucket *b, long rate, unsigned n, double now);
 /* The same, but leave half the burst in the bucket: announcements share
  * total_rate with replies, and never starve them. */
 bool lim_take_spare(struct lim_bucket *b, long rate, unsigned n, double now);
+/* Take n tokens at once, or none, from a bucket that lets through at
+ * most rate in any one second (the announcements' announce_rate). */
+bool lim_pace(struct lim_bucket *b, long rate, unsigned n, double now);
 /* Take one from the bucket of sender ip (shared by the senders hashed to
  * it: fixed memory whatever their number); false when empty. */
 bool lim_sender(struct lim *l, uint32_t ip, long rate, double now);

@@ -13,6 +13,7 @@
 #define PUB_LABEL_MAX	64
 #define PUB_ANNOUNCE_MAX 256	/* an entry with more addresses is never announced */
 #define PUB_RUNTIME_PLEN 16	/* arpownctl publish: no wider range without force */
+#define PUB_RUNTIME_MAX	(1u << (32 - PUB_RUNTIME_PLEN))	/* nor more in all */
 
 /* One [publish LABEL] section, or one runtime entry (arpownctl publish). */
 struct pub_entry {
@@ -51,6 +52,8 @@ const struct pub_entry *pub_lookup(const struct pub *p, uint32_t addr, const cha
  * pub_announced), with its entry; false past the last. */
 bool pub_nth_on(const struct pub *p, const char *ifname, uint64_t n, uint32_t *addr,
     const struct pub_entry **e);
+/* Addresses published at run time, all entries together. */
+uint64_t pub_runtime_count(const struct pub *p);
 /* Entries, in the order added; and the i-th. */
 size_t pub_count(const struct pub *p);
 const struct pub_entry *pub_at(const struct pub *p, size_t i);

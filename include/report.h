@@ -43,6 +43,7 @@ struct rpt_view {
 	const struct cfl	*cfl;
 	const struct stats	*st;
 	unsigned long long	 capture_drops;
+	size_t			 announce_pending;	/* bursts waiting */
 	/* the originals saved for an interface (iface.c), or NULL */
 	const struct state_orig *(*orig)(void *arg, int ifindex);
 	void			*orig_arg;

@@ -32,5 +32,9 @@ int sdir_published_load(struct sdir *sd, char **lines, size_t *len, char *err,
     size_t errlen);
 /* Save those lines (each ending in a newline) crash-safely; 0, or -1 with errno. */
 int sdir_published_save(struct sdir *sd, const char *lines, size_t len);
+/* What the last run announced (announcer.c's lines), kept the same way. */
+int sdir_announced_load(struct sdir *sd, char **lines, size_t *len, char *err,
+    size_t errlen);
+int sdir_announced_save(struct sdir *sd, const char *lines, size_t len);
 
 #endif

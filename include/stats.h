@@ -43,6 +43,13 @@ struct stats {
 	unsigned long long	capture_errors;
 	unsigned long long	learned;		/* neighbour entries added */
 	unsigned long long	resyncs;		/* netlink re-dumps */
+	/* announcements, host-wide: bursts (one address, or all of an
+	 * interface's) queued; bursts dropped (the schedule full) and frames
+	 * announce_rate refused a defence; addresses a start left out because
+	 * the previous run had announced them as they still are */
+	unsigned long long	announce_queued;
+	unsigned long long	announce_dropped;
+	unsigned long long	announce_skipped;
 };
 
 #endif

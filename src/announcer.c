@@ -1,8 +1,11 @@
 /* announcer.c — the announcement schedule's glue: what starts a burst,
- * the timer that runs it, the frame budget of a loop turn and total_rate
- * (shared with the replies, half of its burst kept for them), and the
- * frames themselves, only from an interface that owns or publishes the
- * address and never while its link is down. */
+ * the timer that runs it, the host's frame budget (announce_rate, every
+ * interface together, so that neither a start with 100,000 addresses nor
+ * a thousand publishes floods the segment), total_rate (shared with the
+ * replies, half of its burst kept for them), and the frames themselves,
+ * only from an interface that owns or publishes the address and never
+ * while its link is down.  At stop it says what it announced (annrec.h);
+ * the next start leaves out what nothing moved since. */
 #include "config.h"
 
 #include <net/if_arp.h>
@@ -13,6 +16,7 @@
 
 #include "announce.h"
 #include "announcer.h"
+#include "annrec.h"
 #include "arp.h"
 #include "capture.h"
 #include "limit.h"
@@ -27,6 +31,9 @@ struct anr {
 	const struct pub	*pub;
 	struct ann		*ann;		/* bursts due */
 	unsigned		 budget;	/* frames left in this loop turn */
+	struct lim_bucket	 pace;		/* announce_rate */
+	bool			 starting;	/* before anr_started: bursts are the start's */
+	struct annrec		*prev;		/* what the previous run announced */
 	ev_timer		 run_w, refresh_w;
 };
 
@@ -53,7 +60,7 @@ if_stats(struct tbl_iface *ifp)
 }
 
 /* Send the configured form(s) of an announcement of addr from ifp; false
- * when the turn's budget or total_rate leaves no room now. */
+ * when the turn's budget, announce_rate or total_rate leaves no room now. */
 static bool
 send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac,
     bool defence)
@@ -61,21 +68,32 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
 	static const uint16_t ops[] = { ARPOP_REQUEST, ARPOP_REPLY };
 	unsigned n = a->conf->announce_form == CONF_FORM_BOTH ? 2 : 1;
 	uint8_t frame[ARP_FRAME_LEN];
+	double now = ev_now(a->d.loop);
 	struct stats_if *is;
 	size_t i;
 
 	/* a burst for 100,000 addresses goes out a few hundred frames per
-	 * loop turn: the requests that come meanwhile are answered between
-	 * (a defence, one at a time, is not held to it) */
+	 * loop turn at most: the requests that come meanwhile are answered
+	 * between (a defence, one at a time, is not held to it) */
 	if (a->budget < n && !defence)
 		return false;
+	/* the host's budget, a defence's too: every frame is a broadcast
+	 * each neighbour must take, whoever asked for it */
+	if (a->conf->announce_rate > 0 && !lim_pace(&a->pace, a->conf->announce_rate, n, now)) {
+		if (defence)
+			a->d.st->announce_dropped++;
+		return false;
+	}
 	/* announcements and replies share one budget, and half of its burst
 	 * is kept for the replies: 100,000 addresses announced at start must
 	 * not leave the requests of that second unanswered.  All forms or
 	 * none, so that a retry never repeats half an announcement. */
 	if (a->conf->total_rate > 0 &&
-	    !lim_take_spare(&a->d.lim->total, a->conf->total_rate, n, ev_now(a->d.loop)))
+	    !lim_take_spare(&a->d.lim->total, a->conf->total_rate, n, now)) {
+		if (a->conf->announce_rate > 0)
+			a->pace.tokens += n;	/* not sent: not spent */
 		return false;
+	}
 	for (i = 0; i < 2; i++) {
 		if (!(a->conf->announce_form & (1 << i)))
 			continue;
@@ -90,46 +108,81 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
 	return true;
 }
 
-/* One step of a burst (announce.h): one address, or all of ifp's. */
-static enum ann_verdict
-step(void *arg, int ifindex, uint32_t addr, unsigned nth, size_t *cursor)
+/* Left out of a start's burst: announced by the previous run, from ifp
+ * with the MAC it has now. */
+static bool
+announced_before(struct anr *a, const struct ann_step *s, const struct tbl_iface *ifp,
+    uint32_t addr)
 {
-	struct anr *a = arg;
-	struct tbl_iface *ifp = tbl_iface(a->d.tbl, ifindex);
+	if (!(s->flags & ANN_F_START) || !annrec_has(a->prev, ifp->name, ifp->mac, addr))
+		return false;
+	a->d.st->announce_skipped++;
+	return true;
+}
+
+/* The next address of a whole-interface step from s->cursor: its owned
+ * addresses (each once, however many prefixes), then what is published on
+ * it; false past the last.  *mac: the one to announce it with. */
+static bool
+next_of(struct anr *a, struct tbl_iface *ifp, struct ann_step *s, uint32_t *addr,
+    const uint8_t **mac)
+{
 	const struct pub_entry *pe;
 	const struct tbl_addr *e;
 	uint32_t pa;
 
-	(void)nth;
+	for (; s->cursor < ifp->naddrs; s->cursor++) {
+		e = &ifp->addrs[s->cursor];
+		if (tbl_addr_head(a->d.tbl, ifp, e->addr) != s->cursor ||
+		    (s->nth == 0 && ann_said(a->ann, ifp->ifindex, e->addr)) ||
+		    announced_before(a, s, ifp, e->addr))
+			continue;
+		*addr = e->addr;
+		*mac = ifp->mac;
+		return true;
+	}
+	while (pub_nth_on(a->pub, ifp->name, s->cursor - ifp->naddrs, &pa, &pe)) {
+		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
+		    !(s->nth == 0 && ann_said(a->ann, ifp->ifindex, pa)) &&
+		    !announced_before(a, s, ifp, pa)) {
+			*addr = pa;
+			*mac = pe->has_mac ? pe->mac : ifp->mac;
+			return true;
+		}
+		s->cursor++;
+	}
+	return false;
+}
+
+/* One step of a burst (announce.h): one address; or the next of ifp's. */
+static enum ann_verdict
+step(void *arg, struct ann_step *s)
+{
+	struct anr *a = arg;
+	struct tbl_iface *ifp = tbl_iface(a->d.tbl, s->ifindex);
+	const struct pub_entry *pe;
+	const uint8_t *mac;
+	uint32_t addr;
+
 	/* down: dropped, the link coming up announces again */
 	if (ifp == NULL || !anr_speaks(ifp) || !link_ready(ifp))
 		return ANN_CANCEL;
-	if (addr != 0) {
+	if (s->addr != 0) {
 		/* never an address not ours, or not published here */
-		if (tbl_addr_on(a->d.tbl, ifindex, addr))
+		if (tbl_addr_on(a->d.tbl, s->ifindex, s->addr))
 			pe = NULL;
-		else if ((pe = pub_lookup(a->pub, addr, ifp->name)) == NULL ||
-		    tbl_addr_owner(a->d.tbl, addr, NULL) != NULL)
+		else if ((pe = pub_lookup(a->pub, s->addr, ifp->name)) == NULL ||
+		    tbl_addr_owner(a->d.tbl, s->addr, NULL) != NULL)
 			return ANN_CANCEL;
-		return send_announce(a, ifp, addr, pe && pe->has_mac ? pe->mac : ifp->mac,
+		return send_announce(a, ifp, s->addr, pe && pe->has_mac ? pe->mac : ifp->mac,
 		    false) ? ANN_SENT : ANN_RETRY;
 	}
-	for (; *cursor < ifp->naddrs; (*cursor)++) {
-		e = &ifp->addrs[*cursor];
-		/* an address held with two prefixes is announced once */
-		if (tbl_addr_head(a->d.tbl, ifp, e->addr) != *cursor)
-			continue;
-		if (!send_announce(a, ifp, e->addr, ifp->mac, false))
-			return ANN_RETRY;
-	}
-	/* then what is published on it, past the owned ones */
-	while (pub_nth_on(a->pub, ifp->name, *cursor - ifp->naddrs, &pa, &pe)) {
-		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
-		    !send_announce(a, ifp, pa, pe->has_mac ? pe->mac : ifp->mac, false))
-			return ANN_RETRY;
-		(*cursor)++;
-	}
-	return ANN_SENT;
+	if (!next_of(a, ifp, s, &addr, &mac))
+		return ANN_SENT;
+	if (!send_announce(a, ifp, addr, mac, false))
+		return ANN_RETRY;
+	s->cursor++;
+	return ANN_MORE;
 }
 
 void
@@ -171,12 +224,25 @@ soon(struct anr *a)
 	ev_timer_start(a->d.loop, &a->run_w);
 }
 
-/* ann_start with the configuration's count and interval, the first step now. */
+/* A burst of count steps at the configuration's interval, the first now. */
+static int
+burst_of(struct anr *a, int ifindex, uint32_t addr, unsigned count, unsigned flags)
+{
+	if (ann_start(a->ann, ifindex, addr, count, a->conf->announce_interval, flags,
+	    ev_now(a->d.loop)) == -1) {
+		a->d.st->announce_dropped++;
+		return -1;
+	}
+	a->d.st->announce_queued++;
+	return 0;
+}
+
+/* What moved (an address added, published, a link up, asked for): the
+ * configuration's count. */
 static int
 burst(struct anr *a, int ifindex, uint32_t addr)
 {
-	return ann_start(a->ann, ifindex, addr, a->conf->announce_count,
-	    a->conf->announce_interval, ev_now(a->d.loop));
+	return burst_of(a, ifindex, addr, a->conf->announce_count, 0);
 }
 
 void
@@ -199,10 +265,20 @@ anr_ifm_event(void *arg, struct tbl_iface *ifp)
 {
 	struct anr *a = arg;
 
-	if (anr_speaks(ifp))
-		anr_start(a, ifp->ifindex, 0);
-	else
+	if (!anr_speaks(ifp)) {
 		anr_stop(a, ifp->ifindex, 0);
+		return;
+	}
+	/* the daemon's start: each address once, what the previous run
+	 * announced as it still is not at all (a restart moves nothing);
+	 * 100,000 addresses are 2 frames each, not 6 */
+	if (a->starting) {
+		if (burst_of(a, ifp->ifindex, 0, 1, ANN_F_START) == -1)
+			log_warnx("announcements: %d bursts pending already; %s not "
+			    "announced", ANR_BURSTS, ifp->name);
+		soon(a);
+	} else
+		anr_start(a, ifp->ifindex, 0);
 }
 
 struct entry_arg {
@@ -297,13 +373,13 @@ refresh_iface_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct anr *a = arg;
 
-	if (anr_speaks(ifp) && link_ready(ifp) && burst(a, ifp->ifindex, 0) == -1)
+	if (anr_speaks(ifp) && link_ready(ifp) && burst_of(a, ifp->ifindex, 0, 1, 0) == -1)
 		return 1;
 	return 0;
 }
 
-/* announce_refresh: every owned address again, for switches whose MAC
- * tables age out before the hosts' ARP caches do. */
+/* announce_refresh: every owned address once again, for switches whose
+ * MAC tables age out before the hosts' ARP caches do. */
 static void
 refresh_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -345,6 +421,7 @@ anr_new(const struct anr_deps *d, const struct conf *c, const struct pub *p)
 	}
 	a->d = *d;
 	a->pub = p;
+	a->starting = true;
 	ev_timer_init(&a->run_w, run_cb, 0., 0.);
 	ev_timer_init(&a->refresh_w, refresh_cb, 0., 0.);
 	a->run_w.data = a->refresh_w.data = a;
@@ -360,5 +437,115 @@ anr_free(struct anr *a)
 	ev_timer_stop(a->d.loop, &a->run_w);
 	ev_timer_stop(a->d.loop, &a->refresh_w);
 	ann_free(a->ann);
+	annrec_free(a->prev);
 	free(a);
+}
+
+void
+anr_prev(struct anr *a, const char *lines, size_t len)
+{
+	size_t bad;
+
+	annrec_free(a->prev);
+	if ((a->prev = annrec_parse(lines, len, &bad)) == NULL)
+		log_warnx("announcements: out of memory reading what the last run "
+		    "announced; announcing everything once");
+	else if (bad > 0)
+		log_warnx("announcements: %zu lines of what the last run announced not "
+		    "understood; those interfaces are announced once", bad);
+}
+
+void
+anr_started(struct anr *a)
+{
+	a->starting = false;
+}
+
+size_t
+anr_pending(const struct anr *a)
+{
+	return ann_pending(a->ann);
+}
+
+/* The addresses of ifp announced at least once, into a growing array. */
+struct said {
+	struct anr	*a;
+	uint32_t	*v;
+	size_t		 n, cap;
+	char		*buf;
+	size_t		 len, bcap;
+};
+
+static int
+said_add(struct said *x, uint32_t addr)
+{
+	uint32_t *v;
+
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 256;
+		if ((v = realloc(x->v, x->cap * sizeof(*v))) == NULL)
+			return -1;
+		x->v = v;
+	}
+	x->v[x->n++] = ntohl(addr);
+	return 0;
+}
+
+/* Was addr, at position pos of ifp's whole-interface walk, announced?
+ * Not while a burst of its own waits for its first frame, nor while the
+ * interface's walks before it; what a start left out stays announced. */
+static bool
+said_one(struct anr *a, struct tbl_iface *ifp, const struct ann_step *whole, size_t pos,
+    uint32_t addr)
+{
+	if (ann_first(a->ann, ifp->ifindex, addr) != NULL)
+		return false;
+	if (whole == NULL || pos < whole->cursor || ann_said(a->ann, ifp->ifindex, addr))
+		return true;
+	return (whole->flags & ANN_F_START) && annrec_has(a->prev, ifp->name, ifp->mac, addr);
+}
+
+static int
+said_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct said *x = arg;
+	struct anr *a = x->a;
+	const struct ann_step *whole;
+	const struct pub_entry *pe;
+	uint32_t pa;
+	size_t i;
+	uint64_t k;
+
+	if (!anr_speaks(ifp) || !link_ready(ifp))
+		return 0;
+	whole = ann_first(a->ann, ifp->ifindex, 0);
+	x->n = 0;
+	for (i = 0; i < ifp->naddrs; i++)
+		if (tbl_addr_head(a->d.tbl, ifp, ifp->addrs[i].addr) == i &&
+		    said_one(a, ifp, whole, i, ifp->addrs[i].addr) &&
+		    said_add(x, ifp->addrs[i].addr) == -1)
+			return -1;
+	for (k = 0; pub_nth_on(a->pub, ifp->name, k, &pa, &pe); k++)
+		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
+		    said_one(a, ifp, whole, ifp->naddrs + k, pa) && said_add(x, pa) == -1)
+			return -1;
+	return annrec_line(&x->buf, &x->len, &x->bcap, ifp->name, ifp->mac, x->v, x->n);
+}
+
+char *
+anr_record(struct anr *a, size_t *len)
+{
+	struct said x = { a, NULL, 0, 0, NULL, 0, 0 };
+	int r;
+
+	r = tbl_iface_each(a->d.tbl, said_cb, &x);
+	free(x.v);
+	if (r != 0) {
+		free(x.buf);
+		return NULL;
+	}
+	if (x.buf == NULL && (x.buf = strdup("")) == NULL)
+		return NULL;
+	*len = x.len;
+	return x.buf;
 }

@@ -4,6 +4,7 @@
 #include <linux/if_packet.h>
 #include <net/if_arp.h>
 #include <net/ethernet.h>
+#include <netinet/if_ether.h>
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,9 @@
 
 #define ARP_HDR_LEN	8	/* hrd, pro, hln, pln, op */
 #define ARP_BODY_LEN	28	/* for hln 6, pln 4 */
+
+_Static_assert(sizeof(struct ether_header) + sizeof(struct ether_arp) == ARP_FRAME_LEN,
+    "an Ethernet/IPv4 ARP frame is 42 bytes");
 
 static uint16_t
 get16(const uint8_t *p)
@@ -137,63 +141,54 @@ arp_check(const uint8_t *pkt, size_t caplen, struct arp_req *req)
 	return ARP_OK;
 }
 
+/* The one frame both builders make: Ethernet, then RFC 826's body for
+ * Ethernet/IPv4, filled by field name (netinet/if_ether.h's ether_arp, as
+ * n-acd and sd-ipv4acd do), 42 bytes: the driver pads to 60. */
+static size_t
+frame(uint8_t out[static ARP_FRAME_LEN], const uint8_t *dst, const uint8_t *src,
+    uint16_t op, const uint8_t *sha, uint32_t sip, const uint8_t *tha, uint32_t tip)
+{
+	struct ether_header eh;
+	struct ether_arp ea;
+
+	memcpy(eh.ether_dhost, dst, ETH_ALEN);
+	memcpy(eh.ether_shost, src, ETH_ALEN);
+	eh.ether_type = htons(ETH_P_ARP);
+	/* the device's hardware type (Ethernet) even for an IEEE 802 request */
+	ea.arp_hrd = htons(ARPHRD_ETHER);
+	ea.arp_pro = htons(ETH_P_IP);
+	ea.arp_hln = ETH_ALEN;
+	ea.arp_pln = 4;
+	ea.arp_op = htons(op);
+	memcpy(ea.arp_sha, sha, ETH_ALEN);
+	memcpy(ea.arp_spa, &sip, 4);
+	memcpy(ea.arp_tha, tha, ETH_ALEN);
+	memcpy(ea.arp_tpa, &tip, 4);
+	memcpy(out, &eh, sizeof(eh));
+	memcpy(out + sizeof(eh), &ea, sizeof(ea));
+	return sizeof(eh) + sizeof(ea);
+}
+
 size_t
 arp_build_reply(const struct arp_req *req, const uint8_t mac[static ARP_ETH_LEN],
     uint8_t out[static ARP_FRAME_LEN])
 {
-	uint8_t *a = out + ETH_HLEN;
-
 	/* Exactly arp_send_dst(ARPOP_REPLY, ETH_P_ARP, sip, dev, tip, sha,
-	 * dev_addr, sha) in net/ipv4/arp.c: the hardware type is the
-	 * device's (Ethernet) even when the request said IEEE 802. */
-	memcpy(out, req->sha, ARP_ETH_LEN);
-	memcpy(out + 6, mac, ARP_ETH_LEN);
-	out[12] = ETH_P_ARP >> 8;
-	out[13] = ETH_P_ARP & 0xff;
-	a[0] = 0;
-	a[1] = ARPHRD_ETHER;
-	a[2] = ETH_P_IP >> 8;
-	a[3] = ETH_P_IP & 0xff;
-	a[4] = ARP_ETH_LEN;
-	a[5] = 4;
-	a[6] = 0;
-	a[7] = ARPOP_REPLY;
-	memcpy(a + 8, mac, ARP_ETH_LEN);
-	memcpy(a + 14, &req->tip, 4);
-	memcpy(a + 18, req->sha, ARP_ETH_LEN);
-	memcpy(a + 24, &req->sip, 4);
-	return ARP_FRAME_LEN;
+	 * dev_addr, sha) in net/ipv4/arp.c */
+	return frame(out, req->sha, mac, ARPOP_REPLY, mac, req->tip, req->sha, req->sip);
 }
 
 size_t
 arp_build_announce(uint16_t op, const uint8_t mac[static ARP_ETH_LEN], uint32_t addr,
     uint8_t out[static ARP_FRAME_LEN])
 {
-	uint8_t *a = out + ETH_HLEN;
+	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t zero[ETH_ALEN];
 
 	/* The request is what the kernel sends for arp_notify (and RFC 5227
 	 * calls an announcement); the reply is arping -A's.  Switches and
 	 * hosts differ in which they learn from, hence announce_form. */
-	memset(out, 0xff, ARP_ETH_LEN);
-	memcpy(out + 6, mac, ARP_ETH_LEN);
-	out[12] = ETH_P_ARP >> 8;
-	out[13] = ETH_P_ARP & 0xff;
-	a[0] = 0;
-	a[1] = ARPHRD_ETHER;
-	a[2] = ETH_P_IP >> 8;
-	a[3] = ETH_P_IP & 0xff;
-	a[4] = ARP_ETH_LEN;
-	a[5] = 4;
-	a[6] = (uint8_t)(op >> 8);
-	a[7] = (uint8_t)op;
-	memcpy(a + 8, mac, ARP_ETH_LEN);
-	memcpy(a + 14, &addr, 4);
-	if (op == ARPOP_REPLY)
-		memcpy(a + 18, mac, ARP_ETH_LEN);
-	else
-		memset(a + 18, 0, ARP_ETH_LEN);
-	memcpy(a + 24, &addr, 4);
-	return ARP_FRAME_LEN;
+	return frame(out, bcast, mac, op, mac, addr, op == ARPOP_REPLY ? mac : zero, addr);
 }
 
 static const char *const reason_names[ARP_NREASONS] = {

@@ -35,6 +35,7 @@ conf_defaults(void)
 	c->announce_interval = CONF_DEFAULT_ANN_INTERVAL;
 	c->announce_form = CONF_FORM_BOTH;
 	c->announce_refresh = 0;
+	c->announce_rate = CONF_DEFAULT_ANN_RATE;
 	c->arp_announce = 2;
 	c->learn = true;
 	c->log_level = LOG_INFO;

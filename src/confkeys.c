@@ -277,6 +277,18 @@ k_total_rate(const struct ckey_dst *d, const char *v, const char **why)
 }
 
 static int
+k_announce_rate(const struct ckey_dst *d, const char *v, const char **why)
+{
+	long n = cval_uint(v, 1000000);
+
+	if (n < 0 || (n > 0 && n < 10))
+		return *why = "must be a whole number of frames a second, 10 to 1000000 "
+		    "(0 = not paced)", -1;
+	d->c->announce_rate = n;
+	return 0;
+}
+
+static int
 k_busy_poll(const struct ckey_dst *d, const char *v, const char **why)
 {
 	long n = cval_uint(v, CONF_BUSY_POLL_MAX);
@@ -542,6 +554,12 @@ o_announce_refresh(FILE *f, const char *name, const struct ckey_src *at)
 }
 
 static void
+o_announce_rate(FILE *f, const char *name, const struct ckey_src *at)
+{
+	fprintf(f, "%s = %ld\n", name, at->c->announce_rate);
+}
+
+static void
 o_metrics_file(FILE *f, const char *name, const struct ckey_src *at)
 {
 	fprintf(f, "%s = %s\n", name, at->c->metrics_file ? at->c->metrics_file : "");
@@ -610,6 +628,7 @@ static const struct ckey keys[] = {
 	{ "announce_interval",	G,	k_announce_interval,	o_announce_interval },
 	{ "announce_form",	G,	k_announce_form,	o_announce_form },
 	{ "announce_refresh",	G,	k_announce_refresh,	o_announce_refresh },
+	{ "announce_rate",	G,	k_announce_rate,	o_announce_rate },
 	{ "metrics_file",	G,	k_metrics_file,		o_metrics_file },
 	{ "metrics_interval",	G,	k_metrics_interval,	o_metrics_interval },
 	{ "addresses",		P,	k_addresses,		o_addresses },

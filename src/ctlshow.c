@@ -389,6 +389,10 @@ show_counters(json_object *o)
 	    "learned %lld, re-dumps %lld, conflicts not logged %lld\n",
 	    num(dm, "send_errors"), num(dm, "capture_errors"), num(dm, "capture_drops"),
 	    num(dm, "learned"), num(dm, "resyncs"), num(dm, "conflicts_unlogged"));
+	printf("announcements: bursts queued %lld, pending %lld, dropped %lld; "
+	    "addresses left out at start %lld\n", num(dm, "announce_queued"),
+	    num(dm, "announce_pending"), num(dm, "announce_dropped"),
+	    num(dm, "announce_skipped"));
 }
 
 static void

@@ -160,6 +160,7 @@ view_fill(void *arg, struct rpt_view *v)
 	v->orig = view_orig;
 	v->orig_arg = d->ifm;
 	v->pub = d->pub;
+	v->announce_pending = d->anr != NULL ? anr_pending(d->anr) : 0;
 	v->up = true;
 }
 
@@ -514,6 +515,37 @@ handover(struct daemon *d)
 	    t.frames, t.late, t.old);
 }
 
+/* What the previous run announced, for the start's bursts to leave out. */
+static void
+prev_announced(struct daemon *d)
+{
+	char err[512], *lines;
+	size_t len;
+
+	if (sdir_announced_load(d->sd, &lines, &len, err, sizeof(err)) == -1) {
+		log_warnx("%s: announcing every address once", err);
+		return;
+	}
+	anr_prev(d->anr, lines, len);
+	free(lines);
+}
+
+/* What this run announced, for the next start (a restart that moved
+ * nothing announces nothing again).  A failure costs that start one
+ * announcement per address, no more. */
+static void
+save_announced(struct daemon *d)
+{
+	char *lines;
+	size_t len;
+
+	if ((lines = anr_record(d->anr, &len)) == NULL ||
+	    sdir_announced_save(d->sd, lines, len) == -1)
+		log_warn("state directory: what was announced not kept; the next start "
+		    "announces every address once");
+	free(lines);
+}
+
 /* The stop, started: the sysctls back, the capture drained. */
 static void
 stop(struct daemon *d)
@@ -528,6 +560,7 @@ stop(struct daemon *d)
 	if (d->pub != NULL && pub_count(d->pub) > 0)
 		keep = ho_keep();
 	ctl_close(d->ctl);
+	save_announced(d);
 	/* the kernel path first: its maps are the table's, and the capture,
 	 * still open, answers until the sysctls are back */
 	kan_close(d->kan);
@@ -629,8 +662,10 @@ daemon_run(const struct daemon_opts *o)
 		goto out;
 	}
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
+	prev_announced(d);
 	syn_started(d->syn, true);
 	(void)syn_manage_all(d->syn);
+	anr_started(d->anr);
 	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
 	kan_start(d->kan, &kd, d->conf, d->pub);
 	handover(d);

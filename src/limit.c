@@ -54,6 +54,33 @@ lim_take(struct lim_bucket *b, long rate, double now)
 	return take(b, rate, 1, 0, now);
 }
 
+bool
+lim_pace(struct lim_bucket *b, long rate, unsigned n, double now)
+{
+	/* a bucket of B tokens refilled at rate - B a second lets through at
+	 * most B + (rate - B) = rate in any one second, however the sends
+	 * fall; B, a twentieth of a second's, keeps the steady pace at 95 %
+	 * and lets a timer come 40 ms late without losing any of it */
+	double burst = (double)rate / 20, fill;
+
+	if (burst < 2 * n)
+		burst = 2 * n;
+	if (burst > (double)rate)
+		burst = (double)rate;
+	fill = (double)rate - burst;
+	if (b->last == 0)
+		b->tokens = burst;
+	else if (now > b->last)
+		b->tokens += (now - b->last) * fill;
+	if (b->tokens > burst)
+		b->tokens = burst;
+	b->last = now;
+	if (b->tokens < n)
+		return false;
+	b->tokens -= n;
+	return true;
+}
+
 unsigned
 lim_sender_slot(uint32_t ip)
 {

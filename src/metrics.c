@@ -280,6 +280,15 @@ met_render(const struct rpt_view *v, FILE *f)
 	    "table", st->learned);
 	counter(f, "arpownd_resyncs_total", "Full netlink re-reads after lost "
 	    "events", st->resyncs);
+	counter(f, "arpownd_announce_queued_total", "Announcement bursts queued (one "
+	    "address, or every address of an interface)", st->announce_queued);
+	gauge(f, "arpownd_announce_pending", "Announcement bursts waiting for their "
+	    "turn under announce_rate", (double)v->announce_pending);
+	counter(f, "arpownd_announce_dropped_total", "Announcement bursts dropped (the "
+	    "schedule full) and defences announce_rate refused", st->announce_dropped);
+	counter(f, "arpownd_announce_skipped_total", "Addresses a start did not "
+	    "announce: the previous run had, from the same interface and MAC",
+	    st->announce_skipped);
 	counter(f, "arpownd_conflict_logs_suppressed_total", "Conflicts not "
 	    "logged because of the log limits", v->cfl != NULL ?
 	    cfl_suppressed(v->cfl) : 0);

@@ -152,6 +152,18 @@ pub_entry_on(const struct pub_entry *e, const char *ifname)
 	return fnmatch(e->ifglob, ifname, 0) == 0;
 }
 
+uint64_t
+pub_runtime_count(const struct pub *p)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; p != NULL && i < p->n; i++)
+		if (p->v[i].runtime)
+			n += rng_count(&p->v[i].set);
+	return n;
+}
+
 bool
 pub_announced(const struct pub_entry *e)
 {

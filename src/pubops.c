@@ -236,6 +236,7 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 	struct held h = { NULL, 0, NULL, NULL };
 	struct pub_entry e;
 	const char *why;
+	uint64_t had;
 	int code;
 
 	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(addr), plen);
@@ -251,6 +252,17 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 	if (pub_runtime_make(&e, ntohl(addr), plen, ifname, &why) == -1) {
 		snprintf(err, errlen, "%s: %s", cidr, why);
 		return EX_USAGE;
+	}
+	/* counted over every runtime entry: 256 publishes of a /24 are the
+	 * /8 that one command could not add */
+	had = pub_runtime_count(o->pub);
+	if (!force && had + rng_count(&e.set) > PUB_RUNTIME_MAX) {
+		snprintf(err, errlen, "%s: %" PRIu64 " more addresses would make %" PRIu64
+		    " published at run time, more than %u (a /%d) in all: publish them in "
+		    "the configuration, or again with --force", cidr, rng_count(&e.set),
+		    had + rng_count(&e.set), PUB_RUNTIME_MAX, PUB_RUNTIME_PLEN);
+		rng_clear(&e.set);
+		return EX_DATAERR;
 	}
 	/* an address an interface holds is never published (lo's included),
 	 * nor a subnet's broadcast address */

@@ -354,6 +354,10 @@ rpt_counters(const struct rpt_view *v, FILE *f)
 	jw_u64(&w, "capture_drops", v->capture_drops);
 	jw_u64(&w, "learned", v->st->learned);
 	jw_u64(&w, "resyncs", v->st->resyncs);
+	jw_u64(&w, "announce_queued", v->st->announce_queued);
+	jw_u64(&w, "announce_pending", v->announce_pending);
+	jw_u64(&w, "announce_dropped", v->st->announce_dropped);
+	jw_u64(&w, "announce_skipped", v->st->announce_skipped);
 	jw_u64(&w, "conflicts_unlogged", v->cfl != NULL ? cfl_suppressed(v->cfl) : 0);
 	jw_end(&w);
 	jw_end(&w);

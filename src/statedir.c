@@ -36,6 +36,7 @@
 #define LEGACY_FILE	"originals"	/* v1: one file, replaced by rename */
 #define ORIG_KIND	STATE_ORIG_KIND	/* v2: originals.0 and originals.1 */
 #define PUB_KIND	"published"	/* the runtime-published addresses */
+#define ANN_KIND	"announced"	/* what the last run announced, as it was */
 
 /* ---------------------------------------------------------------------
  * The directory
@@ -65,6 +66,7 @@ struct sdir {
 	gid_t		 gid;
 	struct slots	 orig;
 	struct slots	 pub;		/* SDIR_DAEMON only */
+	struct slots	 ann;		/* SDIR_DAEMON only */
 };
 
 /* Accept a slot's text (0) or say why not (-1). */
@@ -366,11 +368,13 @@ accept_orig(const char *text, size_t len, void *arg, char *err, size_t errlen)
 	return state_parse(text, len, arg, err, errlen);
 }
 
-/* Any framed text is accepted: its lines are for the caller to judge.
- * With arg, *(struct text *)arg gets a copy of the lines. */
+/* Any framed text of its kind is accepted: its lines are for the caller
+ * to judge.  Unless only checked, *(struct text *)arg gets a copy of them. */
 struct text {
-	char	*lines;
-	size_t	 len;
+	const char	*kind;
+	bool		 check;		/* only whether it is good */
+	char		*lines;
+	size_t		 len;
 };
 
 static int
@@ -380,9 +384,9 @@ accept_text(const char *text, size_t len, void *arg, char *err, size_t errlen)
 	size_t body = 0, bodyend = 0;
 	uint64_t gen;
 
-	if (state_unframe(text, len, PUB_KIND, &gen, &body, &bodyend, err, errlen) == -1)
+	if (state_unframe(text, len, t->kind, &gen, &body, &bodyend, err, errlen) == -1)
 		return -1;
-	if (t == NULL)
+	if (t->check)
 		return 0;
 	free(t->lines);
 	if ((t->lines = malloc(bodyend - body + 1)) == NULL) {
@@ -493,6 +497,62 @@ root_link(const char *dir)
 	    (sb.st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
+/* A pair of text slots of kind: opened, and which one is newest known. */
+static int
+text_open(struct sdir *sd, struct slots *sl, const char *kind, char *err, size_t errlen)
+{
+	struct text t = { kind, true, NULL, 0 };
+
+	if (blob_open(sd, sl, kind, err, errlen) == -1)
+		return -1;
+	(void)blob_read(sd, sl, accept_text, &t, true, NULL, 0);
+	return 0;
+}
+
+static int
+text_load(struct sdir *sd, struct slots *sl, const char *kind, char **lines, size_t *len,
+    char *err, size_t errlen)
+{
+	struct text t = { kind, false, NULL, 0 };
+	int r;
+
+	if (sl->fd[0] == -1)
+		return errno = EBADF, -1;
+	r = blob_read(sd, sl, accept_text, &t, false, err, errlen);
+	if (r == -1) {
+		free(t.lines);
+		return -1;
+	}
+	if (t.lines == NULL && (t.lines = strdup("")) == NULL)
+		return errno = ENOMEM, -1;
+	*lines = t.lines;
+	*len = t.len;
+	return 0;
+}
+
+static int
+text_save(struct slots *sl, const char *kind, const char *lines, size_t len)
+{
+	uint64_t gen = sl->top + 1;
+	size_t n;
+	char *text;
+	int r, e;
+
+	if (sl->fd[0] == -1)
+		return errno = EBADF, -1;
+	if ((text = state_frame(kind, gen, lines, len, &n)) == NULL)
+		return errno = ENOMEM, -1;
+	if (n + 1 > STATE_MAX_SIZE) {
+		free(text);
+		return errno = EFBIG, -1;
+	}
+	r = blob_write(sl, gen, text, n);
+	e = errno;
+	free(text);
+	errno = e;
+	return r;
+}
+
 struct sdir *
 sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 {
@@ -511,6 +571,7 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 	sd->dfd = sd->lock = sd->legacy = -1;
 	sd->orig.fd[0] = sd->orig.fd[1] = -1;
 	sd->pub.fd[0] = sd->pub.fd[1] = -1;
+	sd->ann.fd[0] = sd->ann.fd[1] = -1;
 	sd->readonly_ok = mode == SDIR_RESTORE;
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST &&
 	    !(errno == EROFS && sd->readonly_ok && access(dir, F_OK) == 0)) {
@@ -575,9 +636,11 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 	state_clear(&scratch);
 	/* the daemon's other records (--withdraw edits them too; any file
 	 * created here is given to the directory's owner, as above) */
-	if (blob_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
+	if (text_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
 		goto fail;
-	(void)blob_read(sd, &sd->pub, accept_text, NULL, true, NULL, 0);
+	/* what the last run announced: only the daemon's own business */
+	if (mode == SDIR_DAEMON && text_open(sd, &sd->ann, ANN_KIND, err, errlen) == -1)
+		goto fail;
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
 		goto fail;
@@ -603,6 +666,8 @@ sdir_close(struct sdir *sd)
 			close(sd->orig.fd[i]);
 		if (sd->pub.fd[i] != -1)
 			close(sd->pub.fd[i]);
+		if (sd->ann.fd[i] != -1)
+			close(sd->ann.fd[i]);
 	}
 	if (sd->legacy != -1)
 		close(sd->legacy);
@@ -647,45 +712,25 @@ sdir_save(struct sdir *sd, const struct state *st)
 }
 
 int
-sdir_published_load(struct sdir *sd, char **lines, size_t *len, char *err,
-    size_t errlen)
+sdir_published_load(struct sdir *sd, char **lines, size_t *len, char *err, size_t errlen)
 {
-	struct text t = { NULL, 0 };
-	int r;
-
-	if (sd->pub.fd[0] == -1)
-		return errno = EBADF, -1;
-	r = blob_read(sd, &sd->pub, accept_text, &t, false, err, errlen);
-	if (r == -1) {
-		free(t.lines);
-		return -1;
-	}
-	if (t.lines == NULL && (t.lines = strdup("")) == NULL)
-		return errno = ENOMEM, -1;
-	*lines = t.lines;
-	*len = t.len;
-	return 0;
+	return text_load(sd, &sd->pub, PUB_KIND, lines, len, err, errlen);
 }
 
 int
 sdir_published_save(struct sdir *sd, const char *lines, size_t len)
 {
-	uint64_t gen = sd->pub.top + 1;
-	size_t n;
-	char *text;
-	int r, e;
+	return text_save(&sd->pub, PUB_KIND, lines, len);
+}
 
-	if (sd->pub.fd[0] == -1)
-		return errno = EBADF, -1;
-	if ((text = state_frame(PUB_KIND, gen, lines, len, &n)) == NULL)
-		return errno = ENOMEM, -1;
-	if (n + 1 > STATE_MAX_SIZE) {
-		free(text);
-		return errno = EFBIG, -1;
-	}
-	r = blob_write(&sd->pub, gen, text, n);
-	e = errno;
-	free(text);
-	errno = e;
-	return r;
+int
+sdir_announced_load(struct sdir *sd, char **lines, size_t *len, char *err, size_t errlen)
+{
+	return text_load(sd, &sd->ann, ANN_KIND, lines, len, err, errlen);
+}
+
+int
+sdir_announced_save(struct sdir *sd, const char *lines, size_t len)
+{
+	return text_save(&sd->ann, ANN_KIND, lines, len);
 }

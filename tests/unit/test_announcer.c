@@ -192,7 +192,9 @@ test_budget_per_turn(void **state)
 	uint32_t h;
 	int i, total = 0;
 
-	/* 300 addresses, both forms: 600 frames, at most 512 a turn */
+	/* 300 addresses, both forms: 600 frames, at most 512 a turn (the
+	 * host's announce_rate off, to see the turn's own cap) */
+	f->conf->announce_rate = 0;
 	for (h = 0; h < 300; h++)
 		assert_int_equal(tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h),
 		    htonl(0x0a010000 + h), 16), 1);
@@ -215,6 +217,7 @@ test_total_rate_leaves_half_for_replies(void **state)
 	uint32_t h;
 
 	f->conf->total_rate = 100;	/* burst 10: announcements take down to 5 */
+	f->conf->announce_rate = 0;
 	for (h = 0; h < 20; h++)
 		tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h), htonl(0x0a010000 + h), 16);
 	anr_start(f->anr, 2, 0);
@@ -252,12 +255,149 @@ test_request_owner_or_published(void **state)
 	assert_int_equal(frames(2, ip("10.0.0.50")), 0);
 }
 
+/* announce_rate: one budget for the host, the interfaces taking turns;
+ * a start's burst is each address once. */
+static void
+test_announce_rate_fair(void **state)
+{
+	struct fx *f = *state;
+	uint32_t h;
+	size_t sent0, sent1;
+	double t0;
+	int i;
+
+	f->conf->announce_rate = 1000;	/* a burst of 50 frames, then 950/s */
+	f->conf->announce_count = 3;
+	for (h = 0; h < 200; h++) {
+		tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h), htonl(0x0a010000 + h), 16);
+		tbl_addr_add(f->tbl, 3, htonl(0x0a020000 + h), htonl(0x0a020000 + h), 16);
+	}
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 2));
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 3));
+	t0 = ev_now(f->loop);
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 50);
+	/* turn by turn: one address of each */
+	assert_int_equal(fake_cap_sent(0)->ifindex, fake_cap_sent(1)->ifindex);
+	assert_int_not_equal(fake_cap_sent(1)->ifindex, fake_cap_sent(2)->ifindex);
+	for (i = 0; i < 5; i++) {
+		pass(f, 0.05);
+		anr_run(f->anr);
+	}
+	sent0 = sent1 = 0;
+	for (h = 0; h < fake_cap_nsent(); h++)
+		if (fake_cap_sent(h)->ifindex == 2)
+			sent0++;
+		else
+			sent1++;
+	/* about 50 + 950 * 0.25 s, never more than the rate allows */
+	assert_true(fake_cap_nsent() <= 50 + 950 * (ev_now(f->loop) - t0) + 2);
+	assert_true(fake_cap_nsent() >= 100);
+	assert_true(sent0 + 2 >= sent1 && sent1 + 2 >= sent0);
+	assert_int_equal(f->st.announce_queued, 2);
+	assert_int_equal(anr_pending(f->anr), 2);
+	/* each address once at start: the frames of 10.1.0.0 are its two forms */
+	assert_int_equal(frames(2, htonl(0x0a010000)), 2);
+}
+
+/* A moved address goes ahead of a start's backlog. */
+static void
+test_moved_first(void **state)
+{
+	struct fx *f = *state;
+	uint32_t h;
+
+	f->conf->announce_rate = 1000;
+	for (h = 0; h < 200; h++)
+		tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h), htonl(0x0a010000 + h), 16);
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 2));
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 50);
+	tbl_addr_add(f->tbl, 3, ip("10.0.0.77"), ip("10.0.0.77"), 24);
+	anr_start(f->anr, 3, ip("10.0.0.77"));
+	pass(f, 0.01);
+	anr_run(f->anr);
+	assert_true(fake_cap_nsent() > 50);
+	assert_int_equal(fake_cap_sent(50)->ifindex, 3);
+	assert_int_equal(frames(3, ip("10.0.0.77")), 2);
+}
+
+/* What the previous run announced as it still is, a start leaves out;
+ * what it did not, or with another MAC, it announces; after the start,
+ * an interface managed is announced in full. */
+static void
+test_start_skips_previous(void **state)
+{
+	struct fx *f = *state;
+	static const char prev[] =
+	    "eth0 02:00:00:00:00:10 a000001 a010000-a010009\n"
+	    "eth1 02:00:00:00:00:99 a000002\n";
+	uint32_t h;
+
+	f->conf->announce_rate = 0;
+	for (h = 0; h < 20; h++)
+		tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h), htonl(0x0a010000 + h), 16);
+	anr_prev(f->anr, prev, sizeof(prev) - 1);
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 2));
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 3));
+	anr_run(f->anr);
+	assert_int_equal(frames(2, ip("10.0.0.1")), 0);
+	assert_int_equal(frames(2, htonl(0x0a010009)), 0);
+	assert_int_equal(frames(2, htonl(0x0a01000a)), 2);
+	assert_int_equal(frames(3, ip("10.0.0.2")), 2);		/* another MAC then */
+	assert_int_equal(fake_cap_nsent(), 2 * 11);
+	assert_int_equal(f->st.announce_skipped, 11);
+	/* and what this run says it announced: all of it, the skipped too */
+	{
+		size_t len;
+		char *rec = anr_record(f->anr, &len);
+
+		assert_non_null(rec);
+		assert_string_equal(rec, "eth0 02:00:00:00:00:10 a000001 a010000-a010013\n"
+		    "eth1 02:00:00:00:00:11 a000002\n");
+		free(rec);
+	}
+	anr_started(f->anr);
+	fake_cap_reset();
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 2));
+	anr_run(f->anr);
+	assert_int_equal(frames(2, ip("10.0.0.1")), 2);
+}
+
+/* What is still waiting is not in the record: not yet announced. */
+static void
+test_record_leaves_pending_out(void **state)
+{
+	struct fx *f = *state;
+	size_t len;
+	char *rec;
+	uint32_t h;
+
+	f->conf->announce_rate = 400;	/* 20 frames now: 10 addresses */
+	for (h = 0; h < 30; h++)
+		tbl_addr_add(f->tbl, 2, htonl(0x0a010000 + h), htonl(0x0a010000 + h), 16);
+	anr_ifm_event(f->anr, tbl_iface(f->tbl, 2));
+	anr_run(f->anr);
+	assert_int_equal(fake_cap_nsent(), 20);
+	anr_start(f->anr, 3, ip("10.0.0.2"));	/* waiting: the budget is gone */
+	rec = anr_record(f->anr, &len);
+	assert_non_null(rec);
+	/* eth0: 10.0.0.1 first (its own entry), then nine of 10.1.0.x; eth1's
+	 * only address waits */
+	assert_string_equal(rec, "eth0 02:00:00:00:00:10 a000001 a010000-a010008\n");
+	free(rec);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_both_forms_from_the_owner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_silent_interfaces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_announce_rate_fair, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_moved_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_skips_previous, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_leaves_pending_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_per_turn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_total_rate_leaves_half_for_replies, setup,
 		    teardown),

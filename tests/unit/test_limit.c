@@ -106,6 +106,43 @@ test_spare(void **state)
 	assert_int_equal(rep, 50);
 }
 
+/* announce_rate: whatever the pattern of tries (pairs of frames, at
+ * random moments, often), no one-second window holds more than the rate,
+ * and the steady pace is close to it. */
+static void
+test_pace_window(void **state)
+{
+	static double when[20000];
+	struct lim_bucket b = { 0, 0 };
+	double t = 1.0;
+	size_t n = 0, i, j = 0;
+	long rate = 1000;
+	unsigned seed = 7;
+
+	(void)state;
+	while (t < 11.0 && n + 2 <= sizeof(when) / sizeof(when[0])) {
+		seed = seed * 1103515245u + 12345u;
+		t += (double)(seed >> 16 & 0xfff) / 4096.0 * 0.001;	/* 0..1 ms apart */
+		if (lim_pace(&b, rate, 2, t)) {
+			when[n++] = t;
+			when[n++] = t;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		while (when[i] - when[j] >= 1.0)
+			j++;
+		assert_true(i - j + 1 <= (size_t)rate);
+	}
+	/* 10 s at 95 % of the rate */
+	assert_true(n >= 9450 && n <= 9600);
+	/* all or none: 2 frames never pass a bucket of 1 left */
+	b = (struct lim_bucket){ 0, 0 };
+	assert_true(lim_pace(&b, 100, 2, 1.0));	/* burst 5 */
+	assert_true(lim_pace(&b, 100, 2, 1.0));
+	assert_false(lim_pace(&b, 100, 2, 1.0));
+	assert_true(lim_pace(&b, 100, 1, 1.0));
+}
+
 int
 main(void)
 {
@@ -114,6 +151,7 @@ main(void)
 		cmocka_unit_test(test_clock_back),
 		cmocka_unit_test(test_collision_shares),
 		cmocka_unit_test(test_spare),
+		cmocka_unit_test(test_pace_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

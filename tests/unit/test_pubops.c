@@ -229,6 +229,35 @@ test_restart_builds_saved(void **state)
 	conf_free(c);
 }
 
+/* The /16 a single publish may not pass without --force is counted over
+ * every runtime entry: split into /24s it is not passed either. */
+static void
+test_host_wide_budget(void **state)
+{
+	struct fx *f = *state;
+	char err[320], cidr[32];
+	unsigned i;
+
+	for (i = 0; i < 256; i++) {
+		snprintf(cidr, sizeof(cidr), "10.%u.%u.0", 100 + i / 256, i % 256);
+		if (pop_publish(f->pop, ip(cidr), 24, "eth0", false, err, sizeof(err)) != 0)
+			fail_msg("publish %s/24 (number %u): %s", cidr, i + 1, err);
+	}
+	assert_int_equal(pub_runtime_count(f->pub), 65536);
+	assert_int_equal(pop_publish(f->pop, ip("10.200.0.1"), 32, "eth0", false, err,
+	    sizeof(err)), EX_DATAERR);
+	assert_non_null(strstr(err, "1 more addresses would make 65537 published at run "
+	    "time, more than 65536 (a /16) in all"));
+	assert_null(pub_find(f->pub, ip("10.200.0.1")));
+	/* a withdraw makes room; --force passes */
+	assert_int_equal(pop_withdraw(f->pop, ip("10.100.0.0"), 24, err, sizeof(err)), 0);
+	assert_int_equal(pop_publish(f->pop, ip("10.200.0.1"), 32, "eth0", false, err,
+	    sizeof(err)), 0);
+	assert_int_equal(pop_publish(f->pop, ip("10.201.0.0"), 24, "eth0", true, err,
+	    sizeof(err)), 0);
+	assert_int_equal(pub_runtime_count(f->pub), 65536 - 256 + 1 + 256);
+}
+
 int
 main(void)
 {
@@ -236,6 +265,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_publish_withdraw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restart_builds_saved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_wide_budget, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
