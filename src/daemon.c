@@ -382,17 +382,27 @@ static int
 start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
+	struct nsl_who holder, squat;
 	char err[512];
 	bool fatal;
 
-	if ((d->nslock = nsl_take()) == -1) {
-		if (errno == EADDRINUSE)
-			log_warnx("another arpownd runs in this network namespace; not "
+	if ((d->nslock = nsl_take(&holder, &squat)) == -1) {
+		if (errno == EADDRINUSE && holder.found)
+			log_warnx("another arpownd runs in this network namespace (%s held "
+			    "by pid %ld, uid %ld); not starting, nothing changed", holder.name,
+			    holder.pid, holder.uid);
+		else if (errno == EADDRINUSE)
+			log_warnx("another arpownd runs in this network namespace (its lock "
+			    "@arpownd is held, by whom the kernel does not say); not "
 			    "starting, nothing changed");
 		else
 			log_warn("the network namespace's lock");
 		return EX_OSERR;
 	}
+	if (squat.found)
+		log_warnx("the network namespace's lock name %s is held by uid %ld (pid "
+		    "%ld), not root: no arpownd, a local user's squat; locked under "
+		    "another name", squat.name, squat.uid, squat.pid);
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
