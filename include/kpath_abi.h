@@ -163,6 +163,9 @@ struct kp_conf {
 	__u16	live_port;	/* network order */
 	__u16	pad;
 	__u32	live_mark;	/* never 0 */
+	/* the sender slots' SipHash key (siphash.h), drawn by the loader at
+	 * each start: a slot no sender can aim at */
+	__u64	slot_k0, slot_k1;
 };
 
 /* kp_buckets: a token bucket; tokens in 1e-9 units. */

@@ -451,6 +451,11 @@ start_net(struct daemon *d, struct state *st)
 	struct pop_deps pd;
 	char err[512];
 
+	/* the sender slots' key, new at each start */
+	if (lim_init(&d->lim) == -1) {
+		log_warn("getrandom: the rate limits' key");
+		return util_exit_code(errno);
+	}
 	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
 	    (d->notes = note_new(d->tbl)) == NULL || (d->rtnl = rtnl_open()) == NULL ||
 	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, st)) == NULL) {

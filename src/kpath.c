@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -309,6 +310,11 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 		goto fail;
 	}
 	memset(&cf, 0, sizeof(cf));
+	if (getrandom(&cf.slot_k0, sizeof(cf.slot_k0), 0) != (ssize_t)sizeof(cf.slot_k0) ||
+	    getrandom(&cf.slot_k1, sizeof(cf.slot_k1), 0) != (ssize_t)sizeof(cf.slot_k1)) {
+		kp_setwhy(why, whylen, "getrandom: the sender slots' key: %s", strerror(errno));
+		goto fail;
+	}
 	if ((kp->live_sock = kpm_live_open(kp, &cf)) == -1) {
 		kp_setwhy(why, whylen, "cannot open the liveness socket (AF_INET UDP): %s", strerror(errno));
 		goto fail;
