@@ -69,6 +69,9 @@ enum {
 #define KP_IF_SENDERS		0x04	/* look the sender up in kp_senders */
 #define KP_IF_ALLOWLIST		0x08	/* allow_senders set: a sender must be in it */
 #define KP_IF_PROBE_EVENTS	0x10	/* an event for every probe answered */
+#define KP_IF_RPCHECK		0x20	/* rp_filter or arp_filter in force: a request
+					 * with a sender goes up (the capture path asks
+					 * the kernel's routing: rpf.c) */
 
 struct kp_iface {
 	__u64	link_id;	/* the kp_links instance this was written for */
@@ -197,6 +200,7 @@ enum {
 	KP_C_PASS_NO_ENTRY,	/* no grant for the target */
 	KP_C_PASS_UNCONFIRMED,	/* the grant's address entries are gone */
 	KP_C_PASS_NOT_SUBNET,	/* subnet mode: the sender outside */
+	KP_C_PASS_RPF,		/* rp_filter or arp_filter to check: the capture path's */
 	KP_C_PASS_TRIM,		/* could not make the reply (pull, trim) */
 	KP_C_RING_DROPS,	/* events lost: the ring was full */
 	KP_C_EVENTS,		/* events written */

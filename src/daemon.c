@@ -39,6 +39,7 @@
 #include "pubops.h"
 #include "reload.h"
 #include "report.h"
+#include "rpf.h"
 #include "rtnl.h"
 #include "statedir.h"
 #include "statefile.h"
@@ -79,6 +80,7 @@ struct daemon {
 	struct cfl		*cfl;		/* conflicts seen */
 	/* edges */
 	struct rtnl		*rtnl;
+	struct rpf		*rpf;		/* rp_filter, arp_filter: the kernel's routing */
 	struct cap		*cap;
 	struct sdir	*sd;		/* lock and saved originals */
 	struct ctl		*ctl;
@@ -102,7 +104,7 @@ struct daemon {
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
-	ev_io			 rtnl_w, cap_w;
+	ev_io			 rtnl_w, cap_w, rpf_w;
 	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
 	ev_timer		 watchdog, check;
 };
@@ -178,6 +180,14 @@ rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
 }
 
 static void
+rpf_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	rpf_read(((struct daemon *)w->data)->rpf);
+}
+
+static void
 cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct daemon *d = w->data;
@@ -209,9 +219,12 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 static void
 check_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
+	struct daemon *d = w->data;
+
 	(void)loop;
 	(void)revents;
-	syn_check(((struct daemon *)w->data)->syn);
+	syn_check(d->syn);
+	rpf_refresh(d->rpf);	/* arp_filter's writes send no event */
 }
 
 static void
@@ -238,7 +251,20 @@ iface_event(void *arg, struct tbl_iface *ifp)
 static void
 table_changed(void *arg, const struct ls_change *c)
 {
-	kan_change(((struct daemon *)arg)->kan, c);
+	struct daemon *d = arg;
+
+	/* routes come and go with links and addresses: the checks again */
+	if (d->rpf != NULL)
+		rpf_changed(d->rpf, (c->what & LS_GONE) ? NULL : c->ifp);
+	kan_change(d->kan, c);
+}
+
+/* (rpf_fn) rp_filter or arp_filter turned on or off on ifp: the kernel
+ * path passes its requests up, or no longer */
+static void
+rp_changed(void *arg, struct tbl_iface *ifp)
+{
+	kan_iface(((struct daemon *)arg)->kan, ifp);
 }
 
 /* (pop_deps.changed) */
@@ -261,7 +287,7 @@ loop_setup(struct daemon *d)
 {
 	struct anr_deps ad = { NULL, d->tbl, d->cap, &d->lim, &d->st };
 	struct ans_deps sd = { d->tbl, d->cap, d->rtnl, NULL, d->notes, d->cfl, &d->lim,
-	    &d->st, sync_now, d->syn };
+	    &d->st, sync_now, d->syn, d->rpf };
 	struct rld_deps rd;
 	struct cmd_deps cd;
 	sigset_t sigs;
@@ -290,9 +316,11 @@ loop_setup(struct daemon *d)
 
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
-	d->rtnl_w.data = d->cap_w.data = d;
+	ev_io_init(&d->rpf_w, rpf_cb, rpf_fd(d->rpf), EV_READ);
+	d->rtnl_w.data = d->cap_w.data = d->rpf_w.data = d;
 	ev_io_start(d->loop, &d->rtnl_w);
 	ev_io_start(d->loop, &d->cap_w);
+	ev_io_start(d->loop, &d->rpf_w);
 	for (i = 0; i < NSIGNALS; i++) {
 		ev_signal_init(&d->sigw[i], signal_cb, handled[i]);
 		d->sigw[i].data = d;
@@ -472,6 +500,11 @@ start_net(struct daemon *d, struct state *st)
 		log_warn("rtnetlink dump");
 		return util_exit_code(errno);
 	}
+	/* the interfaces' rp_filter and arp_filter are known now */
+	if ((d->rpf = rpf_new(d->tbl, rp_changed, d)) == NULL) {
+		log_warn("rtnetlink: route lookups");
+		return util_exit_code(errno);
+	}
 	if (ifm_can_set(d->ifm) == -1) {
 		log_warn("rtnetlink: cannot change interface settings (arpownd needs "
 		    "CAP_NET_ADMIN); not starting, nothing changed");
@@ -577,6 +610,7 @@ finish(struct daemon *d, struct state *st)
 	pop_free(d->pop);
 	syn_free(d->syn);
 	ifm_free(d->ifm);
+	rpf_free(d->rpf);
 	rtnl_close(d->rtnl);
 	note_free(d->notes);
 	cfl_free(d->cfl);

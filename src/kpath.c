@@ -477,6 +477,7 @@ static const char *const counter_names[KP_NCOUNTERS] = {
 	[KP_C_PASS_NO_ENTRY] = "pass-no-entry",
 	[KP_C_PASS_UNCONFIRMED] = "pass-unconfirmed",
 	[KP_C_PASS_NOT_SUBNET] = "pass-not-subnet",
+	[KP_C_PASS_RPF] = "pass-rpf",
 	[KP_C_PASS_TRIM] = "pass-trim",
 	[KP_C_RING_DROPS] = "ring-drops",
 	[KP_C_EVENTS] = "events",

@@ -478,6 +478,12 @@ arpownd_answer(struct __sk_buff *skb)
 			return pass(cnt, KP_C_PASS_NO_ENTRY);
 	}
 
+	/* ---- rp_filter, arp_filter: the kernel's routing decides (the
+	 * capture path asks it); bpf_fib_lookup is GPL-only, and this
+	 * object declares no license */
+	if (sip != 0 && (ifc->flags & KP_IF_RPCHECK))
+		return pass(cnt, KP_C_PASS_RPF);
+
 	/* ---- the daemon still there (its watcher with it) */
 	if ((cf->flags & KP_CF_LIVENESS) &&
 	    !daemon_alive(skb, cf->live_addr, cf->live_port, cf->live_mark))
