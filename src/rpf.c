@@ -15,7 +15,8 @@
  * output lookup.  The answers are cached per (arrival ifindex, sender,
  * target) in a table indexed by a keyed hash (a sender is chosen by the
  * remote side); any route, rule or netconf event, any link or address
- * change and the periodic check forget them all.  Lookups are bounded
+ * change, and a change of the settings the periodic check finds, forget
+ * them all.  Lookups are bounded
  * (RPF_LOOKUP_RATE): past it a request that needs one is not answered
  * (RPF_UNCHECKED): a flood of spoofed senders does not buy a kernel
  * round trip each, and is not answered on the assumption that it passes.
@@ -55,6 +56,7 @@ struct rpf {
 	struct mnl_socket	*req, *ev;
 	unsigned		 portid, seq;
 	int			 all_rp, all_af;	/* net.ipv4.conf.all */
+	uint64_t		 sum;			/* of the settings at the last refresh */
 	bool			 warned;		/* all's sysctls unreadable: said once */
 	unsigned		 gen;			/* cache generation: bumped to forget */
 	struct sip_key		 key;
@@ -83,7 +85,10 @@ settle_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct rpf *r = arg;
 	bool on = rp_of(r, ifp) != 0 || af_of(r, ifp);
+	__u64 m[2] = { (__u64)(uint32_t)ifp->ifindex << 32 | (uint32_t)rp_of(r, ifp),
+	    (__u64)af_of(r, ifp) };
 
+	r->sum += sip_blocks(&r->key, m, 2);
 	if (on != ifp->rp_check) {
 		ifp->rp_check = on;
 		if (r->fn != NULL)
@@ -92,19 +97,32 @@ settle_cb(struct tbl_iface *ifp, void *arg)
 	return 0;
 }
 
+/* Every interface's rp_check set again; the settings' sum. */
+static uint64_t
+settle_all(struct rpf *r)
+{
+	r->sum = 0;
+	(void)tbl_iface_each(r->t, settle_cb, r);
+	return r->sum;
+}
+
 void
 rpf_changed(struct rpf *r, struct tbl_iface *ifp)
 {
+	uint64_t keep = r->sum;
+
 	r->gen++;
-	if (ifp != NULL)
+	if (ifp != NULL) {
 		(void)settle_cb(ifp, r);
-	else
-		(void)tbl_iface_each(r->t, settle_cb, r);
+		r->sum = keep;
+	} else
+		(void)settle_all(r);
 }
 
 void
 rpf_refresh(struct rpf *r)
 {
+	uint64_t before = r->sum;
 	int rp, af;
 
 	if (sys_get("all", "rp_filter", &rp) == 0 && sys_get("all", "arp_filter", &af) == 0) {
@@ -115,7 +133,10 @@ rpf_refresh(struct rpf *r)
 		log_warn("net.ipv4.conf.all.rp_filter and arp_filter: cannot read them "
 		    "(taken as %d and %d, the last known)", r->all_rp, r->all_af);
 	}
-	rpf_changed(r, NULL);
+	/* a settings change (arp_filter's sends no event; the devices' come
+	 * with the link dump) forgets the cache; routes tell of themselves */
+	if (settle_all(r) != before)
+		r->gen++;
 }
 
 struct rpf *
@@ -380,10 +401,12 @@ rpf_check(struct rpf *r, const struct tbl_iface *in, uint32_t sip, uint32_t tip,
 		return RPF_UNCHECKED;
 	if ((v = ask(r, in, sip, tip, dst, rp, af)) == RPF_UNCHECKED)
 		return v;
-	/* a stale way, else the older of the two goes (ways in age order) */
+	/* a stale way; else a refusal goes before an answer (a flood of
+	 * spoofed senders, refused, does not push out the clients), else
+	 * the older (ways in age order) */
 	e = &r->v[2 * set];
 	if (live(r, &e[0])) {
-		if (live(r, &e[1]))
+		if (live(r, &e[1]) && (e[0].verdict != RPF_OK || e[1].verdict == RPF_OK))
 			e[0] = e[1];
 		e = &e[1];
 	}
