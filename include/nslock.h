@@ -3,6 +3,7 @@
 #define ARPOWND_NSLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A socket that holds (or squats) the namespace's lock name. */
 struct nsl_who {
@@ -18,5 +19,7 @@ struct nsl_who {
  * a user other than root holds is no lock: squat says who, and the lock
  * is taken all the same. */
 int nsl_take(struct nsl_who *holder, struct nsl_who *squat);
+/* w's pid as text, "unknown" when none was found (another /proc). */
+const char *nsl_pid(const struct nsl_who *w, char *buf, size_t len);
 
 #endif

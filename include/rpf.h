@@ -25,6 +25,8 @@ typedef void rpf_fn(void *arg, struct tbl_iface *ifp);
  * the interfaces of t; fn (may be NULL) told of rp_check changes; NULL with errno. */
 struct rpf *rpf_new(struct tbl *t, rpf_fn *fn, void *arg);
 void rpf_free(struct rpf *r);
+/* Is either check on anywhere (else nothing is cached, nor asked)? */
+bool rpf_active(const struct rpf *r);
 /* The event socket's fd, for the event loop. */
 int rpf_fd(const struct rpf *r);
 /* Read the queued route, rule and netconf events: the cached verdicts go. */

@@ -340,7 +340,7 @@ ans_run(struct ans *a, double now)
 		/* Netlink first: every event queued before the frames of
 		 * this batch is applied before any of them is decided. */
 		a->d.sync(a->d.sync_arg);
-		if (a->d.rpf != NULL)
+		if (a->d.rpf != NULL && rpf_active(a->d.rpf))
 			rpf_read(a->d.rpf);	/* routes: the cached checks go */
 		if ((n = cap_dispatch(a->d.cap, ANS_BUDGET, frame_cb, a)) == -1) {
 			/* an interface vanishing mid-read is no reason to stop */

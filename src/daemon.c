@@ -411,14 +411,14 @@ start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
 	struct nsl_who holder, squat;
-	char err[512];
+	char err[512], pid[24];
 	bool fatal;
 
 	if ((d->nslock = nsl_take(&holder, &squat)) == -1) {
 		if (errno == EADDRINUSE && holder.found)
 			log_warnx("another arpownd runs in this network namespace (%s held "
-			    "by pid %ld, uid %ld); not starting, nothing changed", holder.name,
-			    holder.pid, holder.uid);
+			    "by pid %s, uid %ld); not starting, nothing changed", holder.name,
+			    nsl_pid(&holder, pid, sizeof(pid)), holder.uid);
 		else if (errno == EADDRINUSE)
 			log_warnx("another arpownd runs in this network namespace (its lock "
 			    "@arpownd is held, by whom the kernel does not say); not "
@@ -429,8 +429,9 @@ start_root(struct daemon *d, struct state *st)
 	}
 	if (squat.found)
 		log_warnx("the network namespace's lock name %s is held by uid %ld (pid "
-		    "%ld), not root: no arpownd, a local user's squat; locked under "
-		    "another name", squat.name, squat.uid, squat.pid);
+		    "%s), not root: no arpownd, a local user's squat; locked under "
+		    "another name", squat.name, squat.uid, nsl_pid(&squat, pid,
+		    sizeof(pid)));
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */

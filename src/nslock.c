@@ -280,6 +280,15 @@ bind_name(int fd, bool random)
 	    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len));
 }
 
+const char *
+nsl_pid(const struct nsl_who *w, char *buf, size_t len)
+{
+	if (w->pid <= 0)
+		return "unknown";
+	snprintf(buf, len, "%ld", w->pid);
+	return buf;
+}
+
 int
 nsl_take(struct nsl_who *holder, struct nsl_who *squat)
 {

@@ -57,6 +57,7 @@ struct rpf {
 	unsigned		 portid, seq;
 	int			 all_rp, all_af;	/* net.ipv4.conf.all */
 	uint64_t		 sum;			/* of the settings at the last refresh */
+	bool			 any;			/* some interface has rp_check on */
 	bool			 warned;		/* all's sysctls unreadable: said once */
 	unsigned		 gen;			/* cache generation: bumped to forget */
 	struct sip_key		 key;
@@ -89,6 +90,7 @@ settle_cb(struct tbl_iface *ifp, void *arg)
 	    (__u64)af_of(r, ifp) };
 
 	r->sum += sip_blocks(&r->key, m, 2);
+	r->any |= on;
 	if (on != ifp->rp_check) {
 		ifp->rp_check = on;
 		if (r->fn != NULL)
@@ -102,6 +104,7 @@ static uint64_t
 settle_all(struct rpf *r)
 {
 	r->sum = 0;
+	r->any = false;
 	(void)tbl_iface_each(r->t, settle_cb, r);
 	return r->sum;
 }
@@ -189,6 +192,12 @@ rpf_free(struct rpf *r)
 	if (r->ev != NULL)
 		mnl_socket_close(r->ev);
 	free(r);
+}
+
+bool
+rpf_active(const struct rpf *r)
+{
+	return r->any;
 }
 
 int

@@ -1,5 +1,6 @@
 /* fake_rpf.c — rpf.h for unit tests: no netlink; rpf_check answers the
  * verdict the test set and records what it was asked. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,13 @@ uint32_t
 fake_rpf_dst(void)
 {
 	return last_dst;
+}
+
+bool
+rpf_active(const struct rpf *r)
+{
+	(void)r;
+	return true;
 }
 
 void
