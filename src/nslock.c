@@ -36,7 +36,6 @@
 #include <linux/unix_diag.h>
 #include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <libmnl/libmnl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,7 +115,7 @@ diag_cb(const struct nlmsghdr *nlh, void *data)
 	w->pid = 0;
 	w->name[k++] = '@';
 	for (i = 1; i < len && k < sizeof(w->name) - 1; i++)
-		w->name[k++] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+		w->name[k++] = (char)(name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?');
 	w->name[k] = '\0';
 	return MNL_CB_OK;
 }
@@ -171,7 +170,7 @@ fail:
 static void
 pids_of(struct scan *s)
 {
-	char path[64], link[48];
+	char path[64], link[48], *end;
 	struct dirent *p, *f;
 	unsigned long ino;
 	DIR *dp, *df;
@@ -193,7 +192,11 @@ pids_of(struct scan *s)
 			if ((n = readlinkat(dirfd(df), f->d_name, link, sizeof(link) - 1)) <= 0)
 				continue;
 			link[n] = '\0';
-			if (sscanf(link, "socket:[%lu]", &ino) != 1)
+			if (strncmp(link, "socket:[", 8) != 0)
+				continue;
+			errno = 0;
+			ino = strtoul(link + 8, &end, 10);
+			if (errno != 0 || strcmp(end, "]") != 0)
 				continue;
 			for (i = 0; i < s->n; i++)
 				if (s->v[i].ino == ino && s->v[i].pid == 0)
@@ -209,8 +212,8 @@ pids_of(struct scan *s)
 static bool
 net_admin(long pid)
 {
-	char path[64], line[128];
-	uint64_t eff;
+	char path[64], line[128], *end;
+	unsigned long long eff;
 	bool yes = false;
 	FILE *f;
 
@@ -218,8 +221,10 @@ net_admin(long pid)
 	if (pid <= 0 || (f = fopen(path, "re")) == NULL)
 		return false;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "CapEff: %" SCNx64, &eff) == 1) {
-			yes = (eff >> CAP_NET_ADMIN) & 1;
+		if (strncmp(line, "CapEff:", 7) == 0) {
+			errno = 0;
+			eff = strtoull(line + 7, &end, 16);
+			yes = errno == 0 && end != line + 7 && ((eff >> CAP_NET_ADMIN) & 1);
 			break;
 		}
 	fclose(f);
