@@ -11,8 +11,11 @@
  * arpownd's by its credentials: its socket root's (a daemon started as
  * root binds it before it drops root, and a socket keeps its creator's
  * uid) or our own user's (under the unit, the daemon and its --restore
- * run as the user arpownd), or its process holding CAP_NET_ADMIN, which
- * an arpownd cannot run without and a local user has not.  Whose a
+ * run as the user arpownd), or its process holding CAP_NET_ADMIN in the
+ * user namespace that owns this network namespace, which an arpownd
+ * cannot run without and a local user has not (in a user namespace of
+ * his own, "unshare -U -r", he holds every capability, over nothing of
+ * ours: /proc/PID/status does not say which namespace they are for).  Whose a
  * socket is comes from the kernel through sock_diag (UNIX_DIAG_UID,
  * Linux 5.3), which the holder cannot refuse to answer, unlike
  * SO_PEERCRED, whose connect a full backlog (a stopped daemon's, or a
@@ -30,12 +33,15 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/ioctl.h>
 #include <linux/capability.h>
 #include <linux/netlink.h>
+#include <linux/nsfs.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libmnl/libmnl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +66,7 @@ struct seen {
 
 struct scan {
 	unsigned long	 self;		/* our own socket: skipped */
+	unsigned long	 userns;	/* the user namespace owning ours (0: unknown) */
 	bool		 canon_only;	/* only "@arpownd" itself */
 	struct seen	*v;
 	size_t		 n, cap;
@@ -207,18 +214,43 @@ pids_of(struct scan *s)
 	closedir(dp);
 }
 
-/* Does process pid hold CAP_NET_ADMIN (effective)?  Read by hand: libcap-
- * ng's process reading is global state, which priv.c owns. */
+/* The user namespace that owns this network namespace (its inode), or 0. */
+static unsigned long
+owner_userns(void)
+{
+	struct stat sb;
+	int nfd, ufd;
+	unsigned long ino = 0;
+
+	if ((nfd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	if ((ufd = ioctl(nfd, NS_GET_USERNS)) != -1) {
+		if (fstat(ufd, &sb) == 0)
+			ino = (unsigned long)sb.st_ino;
+		close(ufd);
+	}
+	close(nfd);
+	return ino;
+}
+
+/* Does process pid hold CAP_NET_ADMIN (effective) in user namespace
+ * userns?  Read by hand: libcap-ng's process reading is global state,
+ * which priv.c owns. */
 static bool
-net_admin(long pid)
+net_admin(long pid, unsigned long userns)
 {
 	char path[64], line[128], *end;
 	unsigned long long eff;
+	struct stat sb;
 	bool yes = false;
 	FILE *f;
 
+	snprintf(path, sizeof(path), "/proc/%ld/ns/user", pid);
+	if (pid <= 0 || userns == 0 || stat(path, &sb) == -1 ||
+	    (unsigned long)sb.st_ino != userns)
+		return false;
 	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	if (pid <= 0 || (f = fopen(path, "re")) == NULL)
+	if ((f = fopen(path, "re")) == NULL)
 		return false;
 	while (fgets(line, sizeof(line), f) != NULL)
 		if (strncmp(line, "CapEff:", 7) == 0) {
@@ -234,9 +266,9 @@ net_admin(long pid)
 /* An arpownd's socket (or one the kernel does not say whose: taken for
  * one, as a name alone was before)? */
 static bool
-arpownd_s(const struct seen *w)
+arpownd_s(const struct seen *w, unsigned long userns)
 {
-	return w->uid <= 0 || (uid_t)w->uid == geteuid() || net_admin(w->pid);
+	return w->uid <= 0 || (uid_t)w->uid == geteuid() || net_admin(w->pid, userns);
 }
 
 /* The first arpownd's socket of s into holder (true), or the first
@@ -250,7 +282,7 @@ classify(struct scan *s, struct nsl_who *holder, struct nsl_who *squat)
 	pids_of(s);
 	for (i = 0; i < s->n; i++) {
 		w = &s->v[i];
-		if (arpownd_s(w)) {
+		if (arpownd_s(w, s->userns)) {
 			*holder = (struct nsl_who){ true, w->pid, w->uid, "" };
 			memcpy(holder->name, w->name, sizeof(holder->name));
 			return true;
@@ -304,6 +336,7 @@ nsl_take(struct nsl_who *holder, struct nsl_who *squat)
 	memset(holder, 0, sizeof(*holder));
 	memset(squat, 0, sizeof(*squat));
 	memset(&s, 0, sizeof(s));
+	s.userns = owner_userns();
 	/* a datagram socket, as the versions before (an abstract name is
 	 * per socket type: they see it), shut for reading: a datagram sent
 	 * to it is refused (EPIPE), nothing queues on it */

@@ -13,7 +13,7 @@
 trap cleanup EXIT
 need_netns
 need_cmd setpriv tc python3
-PY=$(python3 -c 'import sys; print(sys.executable)')
+PY=$(PATH=/usr/bin:/bin command -v python3) || fail "no python3 in /usr/bin or /bin"
 
 seed_net
 filters() { local i; for i in eth0 eth1 eth2; do ns h tc filter show dev $i ingress 2>/dev/null | grep -c arpownd_answer; done | tr -d '\n'; }
@@ -40,11 +40,13 @@ print("bound", " ".join(sys.argv[1:]), flush=True)
 time.sleep(60)
 PYEOF
 chmod 644 "$TMPDIR_T/squat.py"
+# (SQUAT_WRAP=unshare...: from a user namespace of the user's own)
 squat() {
 	: >"$TMPDIR_T/squat.out"
 	chmod 666 "$TMPDIR_T/squat.out"
-	bg_run h setpriv --reuid 65534 --regid 65534 --clear-groups "$PY" "$TMPDIR_T/squat.py" "$@" \
-		>"$TMPDIR_T/squat.out" 2>&1
+	# shellcheck disable=SC2086 # the wrapper's words
+	bg_run h setpriv --reuid 65534 --regid 65534 --clear-groups ${SQUAT_WRAP:-} "$PY" \
+		"$TMPDIR_T/squat.py" "$@" >"$TMPDIR_T/squat.out" 2>&1
 	SQUAT_PID=$LAST_PID
 	wait_for 3000 grep -q '^bound' "$TMPDIR_T/squat.out" || fail "the squat did not bind: $(cat "$TMPDIR_T/squat.out")"
 }
@@ -74,11 +76,28 @@ expect_reply c c0 10.0.0.1 "$MAC0" "10.0.0.1 still answered by eth0 alone"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "a clean stop"
 
+# 1b. the same user squats from a user namespace of his own, where he
+# holds every capability (CapEff in /proc/PID/status says so, but not
+# over this network namespace): still no lock
+kill "$SQUAT_PID"
+wait "$SQUAT_PID" 2>/dev/null
+if setpriv --reuid 65534 --regid 65534 --clear-groups unshare -U -r true 2>/dev/null; then
+	SQUAT_WRAP="unshare -U -r" squat arpownd
+	pass "uid 65534, root in a user namespace of its own, holds @arpownd"
+	arpownd_start h -c "$CONF"
+	grep -q 'lock name @arpownd is held by uid 65534' "$TMPDIR_T/arpownd.log" ||
+		fail "the user namespace's squat is not named in the log"
+	expect_reply c c0 10.0.0.1 "$MAC0" "started beside it: the LAN asks for 10.0.0.1, one reply, eth0's"
+	arpownd_stop
+	kill "$SQUAT_PID"
+	wait "$SQUAT_PID" 2>/dev/null
+else
+	echo "# 1b not run: this kernel lets no unprivileged user make a user namespace"
+fi
+
 # 3. no squat at the start; the daemon on the kernel answer path is
 # SIGKILLed, and uid 65534 binds what it held (the name read out of
 # /proc/net/unix) before --restore runs
-kill "$SQUAT_PID"
-wait "$SQUAT_PID" 2>/dev/null
 write_conf "[global]
 interfaces = eth*
 answer_path = kernel"
