@@ -16,11 +16,11 @@
  * target) in a table indexed by a keyed hash (a sender is chosen by the
  * remote side); any route, rule or netconf event, any link or address
  * change, and a change of the settings the periodic check finds, forget
- * them all.  Lookups are bounded
- * (RPF_LOOKUP_RATE): past it a request that needs one is not answered
- * (RPF_UNCHECKED): a flood of spoofed senders does not buy a kernel
- * round trip each, and is not answered on the assumption that it passes.
- * Nothing is asked where neither check is on (the kernel's defaults).
+ * them all.  Lookups are bounded (RPF_LOOKUP_RATE): past it a request
+ * that needs one is not answered (RPF_UNCHECKED): a flood of spoofed
+ * senders does not buy a kernel round trip each, and is not answered on
+ * the assumption that it passes.  Nothing is asked where neither check
+ * is on (the kernel's defaults).
  */
 #include "config.h"
 
@@ -360,13 +360,12 @@ vrf_of(const struct tbl_iface *ifp)
 
 /* Ask the kernel: the verdict, or RPF_UNCHECKED. */
 static enum rpf_verdict
-ask(struct rpf *r, const struct tbl_iface *in, uint32_t sip, uint32_t tip, uint32_t dst,
-    int rp, bool af)
+ask(struct rpf *r, const struct tbl_iface *in, uint32_t sip, uint32_t dst, int rp, bool af)
 {
 	struct route rt;
 
-	(void)tip;
-	/* ip_route_input_noref(skb, tip, sip, 0, dev): rp_filter's verdict */
+	/* ip_route_input_noref(skb, tip, sip, 0, dev): rp_filter's verdict
+	 * (dst is tip, or a stand-in for a published address) */
 	if (rp != 0) {
 		if (lookup(r, dst, sip, in->ifindex, 0, &rt) == -1)
 			return RPF_UNCHECKED;
@@ -408,7 +407,7 @@ rpf_check(struct rpf *r, const struct tbl_iface *in, uint32_t sip, uint32_t tip,
 		}
 	if (!lim_take_n(&r->budget, RPF_LOOKUP_RATE, (rp != 0) + af, now))
 		return RPF_UNCHECKED;
-	if ((v = ask(r, in, sip, tip, dst, rp, af)) == RPF_UNCHECKED)
+	if ((v = ask(r, in, sip, dst, rp, af)) == RPF_UNCHECKED)
 		return v;
 	/* a stale way; else a refusal goes before an answer (a flood of
 	 * spoofed senders, refused, does not push out the clients), else
