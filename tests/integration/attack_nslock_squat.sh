@@ -48,7 +48,7 @@ squat() {
 	bg_run h setpriv --reuid 65534 --regid 65534 --clear-groups ${SQUAT_WRAP:-} "$PY" \
 		"$TMPDIR_T/squat.py" "$@" >"$TMPDIR_T/squat.out" 2>&1
 	SQUAT_PID=$LAST_PID
-	wait_for 3000 grep -q '^bound' "$TMPDIR_T/squat.out" || fail "the squat did not bind: $(cat "$TMPDIR_T/squat.out")"
+	wait_for 10000 grep -q "^bound" "$TMPDIR_T/squat.out" || fail "the squat did not bind in 10 s: $(cat "$TMPDIR_T/squat.out")"
 }
 squat arpownd
 pass "uid 65534 holds @arpownd"
