@@ -242,7 +242,7 @@ void
 rpf_read(struct rpf *r)
 {
 	const struct nlmsghdr *nlh;
-	bool any = false, lost = false;
+	bool any = false, lost = false, conf = false;
 	ssize_t n;
 	int len;
 
@@ -259,13 +259,19 @@ rpf_read(struct rpf *r)
 		len = (int)n;
 		for (nlh = (const struct nlmsghdr *)r->buf; mnl_nlmsg_ok(nlh, len);
 		    nlh = mnl_nlmsg_next(nlh, &len))
-			if (nlh->nlmsg_type == RTM_NEWNETCONF)
+			if (nlh->nlmsg_type == RTM_NEWNETCONF) {
 				netconf(r, nlh);
+				conf = true;
+			}
 	}
-	if (lost)
-		rpf_refresh(r);
+	if (lost) {
+		rpf_refresh(r);	/* rp_filter's news may be among the lost */
+		r->gen++;
+	}
+	if (conf)
+		rpf_changed(r, NULL);	/* and every interface's rp_check again */
 	else if (any)
-		rpf_changed(r, NULL);
+		r->gen++;		/* a route or a rule: the verdicts go */
 }
 
 /* What the kernel answered a route lookup. */
