@@ -19,6 +19,7 @@ struct cap;
 struct cfl;
 struct lim;
 struct notes;
+struct rpf;
 struct rtnl;
 struct stats;
 struct tbl;
@@ -37,6 +38,7 @@ struct ans_deps {
 	 * frame newer than the last drain (sync.c's syn_read) */
 	void		(*sync)(void *arg);
 	void		*sync_arg;
+	struct rpf	*rpf;		/* the kernel's reverse-path checks; NULL: none */
 };
 
 /* A frame path for c and the published set p; NULL on ENOMEM. */

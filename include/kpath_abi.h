@@ -86,6 +86,9 @@ enum {
 #define KP_IF_SENDERS		0x04	/* look the sender up in kp_senders */
 #define KP_IF_ALLOWLIST		0x08	/* allow_senders set: a sender must be in it */
 #define KP_IF_PROBE_EVENTS	0x10	/* an event for every probe answered */
+#define KP_IF_RPCHECK		0x20	/* rp_filter or arp_filter in force: a request
+					 * with a sender goes up (the capture path asks
+					 * the kernel's routing: rpf.c) */
 
 struct kp_iface {
 	__u64	link_id;	/* the kp_links instance this was written for */
@@ -195,6 +198,9 @@ struct kp_conf {
 	__u16	live_port;	/* network order */
 	__u16	pad;
 	__u32	live_mark;	/* never 0 */
+	/* the sender slots' SipHash key (siphash.h), drawn by the loader at
+	 * each start: a slot no sender can aim at */
+	__u64	slot_k0, slot_k1;
 };
 
 /* kp_buckets: a token bucket; tokens in 1e-9 units. */
@@ -226,6 +232,7 @@ enum {
 	KP_C_PASS_NO_ENTRY,	/* no grant for the target */
 	KP_C_PASS_UNCONFIRMED,	/* the grant's address entries are gone */
 	KP_C_PASS_NOT_SUBNET,	/* subnet mode: the sender outside */
+	KP_C_PASS_RPF,		/* rp_filter or arp_filter to check: the capture path's */
 	KP_C_PASS_TRIM,		/* could not make the reply (pull, trim, clone),
 				 * or a frame longer than the minimum (60) */
 	KP_C_RING_DROPS,	/* events lost: the ring was full */

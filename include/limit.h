@@ -1,9 +1,12 @@
-/* limit.h — token buckets for replies and neighbour learning; pure. */
+/* limit.h — token buckets for replies and neighbour learning; pure but
+ * for the key lim_init draws. */
 #ifndef ARPOWND_LIMIT_H
 #define ARPOWND_LIMIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "siphash.h"
 
 #define LIM_SENDER_SLOTS	4096	/* per-sender buckets, shared on collision */
 
@@ -16,6 +19,9 @@ struct lim_bucket {
 struct lim {
 	struct lim_bucket	total, learn;
 	struct lim_bucket	senders[LIM_SENDER_SLOTS];
+	/* the sender slots' key: drawn at start, so that no sender can be
+	 * chosen to share another's slot (lim_init) */
+	struct sip_key		key;
 };
 
 /* Take one token from b at rate per second at time now; false when empty. */
@@ -28,10 +34,13 @@ bool lim_take_spare(struct lim_bucket *b, long rate, unsigned n, double now);
 /* Take n tokens at once, or none, from a bucket that lets through at
  * most rate in any one second (the announcements' announce_rate). */
 bool lim_pace(struct lim_bucket *b, long rate, unsigned n, double now);
+/* Every bucket full, the sender slots keyed with a key drawn now; 0, or
+ * -1 with errno when the kernel gives no random bytes. */
+int lim_init(struct lim *l);
 /* Take one from the bucket of sender ip (shared by the senders hashed to
  * it: fixed memory whatever their number); false when empty. */
 bool lim_sender(struct lim *l, uint32_t ip, long rate, double now);
-/* The slot sender ip shares (for tests). */
-unsigned lim_sender_slot(uint32_t ip);
+/* The slot sender ip (network order) shares under l's key. */
+unsigned lim_sender_slot(const struct lim *l, uint32_t ip);
 
 #endif

@@ -27,6 +27,10 @@ enum pol_verdict {
 	POL_CONFLICT,		/* someone else claims one of our addresses */
 	POL_SENDER_DENIED,	/* outside allow_senders, or inside deny_senders */
 	POL_PROBE_DENIED,	/* an RFC 5227 probe, and allow_probes = no */
+	/* answerable, but the kernel's reverse-path checks refuse (rpf.c) */
+	POL_RP_FILTER,		/* rp_filter: no route back to the sender (through it) */
+	POL_ARP_FILTER,		/* arp_filter: the route to the sender leaves elsewhere */
+	POL_RP_UNCHECKED,	/* a check was due and could not be made */
 	POL_NVERDICTS
 };
 

@@ -24,6 +24,8 @@ struct rtnl_msg {
 	bool		has_conf;	/* IFLA_INET_CONF was there: the two below hold */
 	int		arp_ignore;	/* as the kernel has it: any int */
 	int		arp_announce;
+	int		rp_filter;	/* the device's own (the kernel uses max(all, dev)) */
+	int		arp_filter;	/* the device's own (the kernel uses all || dev) */
 	int		master;		/* IFLA_MASTER: the bridge, bond, vrf... 0 = none */
 	char		link_kind[16];	/* IFLA_INFO_KIND: "bridge", "vlan"... "" = none */
 	char		slave_kind[16];	/* IFLA_INFO_SLAVE_KIND: what master is */

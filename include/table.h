@@ -36,6 +36,10 @@ struct tbl_iface {
 	bool		conf_known;	/* IFLA_INET_CONF seen: the two below hold */
 	int		arp_ignore;	/* from IFLA_INET_CONF: any int */
 	int		arp_announce;
+	int		rp_filter;	/* net.ipv4.conf.IF.rp_filter, as IFLA_INET_CONF says */
+	int		arp_filter;	/* net.ipv4.conf.IF.arp_filter, likewise */
+	bool		rp_check;	/* the kernel checks a sender's route here: rp_filter
+					 * or arp_filter in force (max/or with all: rpf.c) */
 	int		master;		/* the bridge, bond, vrf it is a port of; 0 none */
 	char		kind[16];	/* "bridge", "vlan", "macvlan"...; "" plain */
 	char		slave_kind[16];	/* the master's kind, as told for the port */

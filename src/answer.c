@@ -6,6 +6,7 @@
  * that claims one of our addresses goes to the conflict tracker. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <net/if_arp.h>
 #include <stdlib.h>
 #include <time.h>
@@ -19,6 +20,7 @@
 #include "log.h"
 #include "notes.h"
 #include "policy.h"
+#include "rpf.h"
 #include "rtnl.h"
 #include "stats.h"
 #include "table.h"
@@ -123,6 +125,49 @@ answer(struct ans *a, const struct arp_req *req, const struct pol_result *res,
 
 static void flush(struct ans *a, const char *what);
 
+static int
+local_cb(struct tbl_iface *ifp, void *arg)
+{
+	uint32_t *dst = arg;
+	size_t i;
+
+	for (i = 0; i < ifp->naddrs; i++)
+		if ((ntohl(ifp->addrs[i].addr) >> 24) != 127) {
+			*dst = ifp->addrs[i].addr;
+			return 1;
+		}
+	return 0;
+}
+
+/* An answerable request, through the kernel's reverse-path checks
+ * (rp_filter, arp_filter) as arp_process() makes them: POL_ANSWER, or the
+ * verdict that refuses it.  A published address is not the kernel's: the
+ * checks are made as for one of its addresses (the arrival interface's
+ * first, else any interface's); with none at all, not made. */
+static enum pol_verdict
+reverse_path(struct ans *a, const struct arp_req *req, const struct pol_result *res)
+{
+	uint32_t dst = req->tip;
+
+	if (a->d.rpf == NULL || req->sip == 0 || !res->in->rp_check)
+		return POL_ANSWER;
+	if (res->owner == NULL && res->pub != NULL) {
+		dst = 0;
+		if (local_cb(res->in, &dst) == 0 && tbl_iface_each(a->d.tbl, local_cb, &dst) == 0)
+			return POL_ANSWER;
+	}
+	switch (rpf_check(a->d.rpf, res->in, req->sip, req->tip, dst, a->now)) {
+	case RPF_OK:
+		return POL_ANSWER;
+	case RPF_RP_FILTER:
+		return POL_RP_FILTER;
+	case RPF_ARP_FILTER:
+		return POL_ARP_FILTER;
+	default:
+		return POL_RP_UNCHECKED;
+	}
+}
+
 /* A frame that may claim one of our addresses: judged, counted, reported
  * and defended as the conflict tracker says. */
 static void
@@ -200,6 +245,8 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 			claim(a, &req, in);
 		return;
 	}
+	if (v == POL_ANSWER)
+		v = reverse_path(a, &req, &res);
 	COUNT(a, is, verdict[v]);
 	switch (v) {
 	case POL_ANSWER:
@@ -235,7 +282,7 @@ ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, double now)
 	v = pol_decide(a->d.tbl, a->pub, &req, &res);
 	in = tbl_iface(a->d.tbl, req.ifindex);
 	if (v != POL_ANSWER || res.pub == NULL || res.owner != NULL ||
-	    in == NULL || in->mode == POL_MONITOR)
+	    in == NULL || in->mode == POL_MONITOR || reverse_path(a, &req, &res) != POL_ANSWER)
 		return;
 	is = if_stats(in);
 	COUNT(a, is, received);
@@ -293,6 +340,8 @@ ans_run(struct ans *a, double now)
 		/* Netlink first: every event queued before the frames of
 		 * this batch is applied before any of them is decided. */
 		a->d.sync(a->d.sync_arg);
+		if (a->d.rpf != NULL && rpf_active(a->d.rpf))
+			rpf_read(a->d.rpf);	/* routes: the cached checks go */
 		if ((n = cap_dispatch(a->d.cap, ANS_BUDGET, frame_cb, a)) == -1) {
 			/* an interface vanishing mid-read is no reason to stop */
 			a->d.st->capture_errors++;

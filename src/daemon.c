@@ -39,6 +39,7 @@
 #include "pubops.h"
 #include "reload.h"
 #include "report.h"
+#include "rpf.h"
 #include "rtnl.h"
 #include "statedir.h"
 #include "statefile.h"
@@ -79,6 +80,7 @@ struct daemon {
 	struct cfl		*cfl;		/* conflicts seen */
 	/* edges */
 	struct rtnl		*rtnl;
+	struct rpf		*rpf;		/* rp_filter, arp_filter: the kernel's routing */
 	struct cap		*cap;
 	struct sdir	*sd;		/* lock and saved originals */
 	struct ctl		*ctl;
@@ -102,7 +104,7 @@ struct daemon {
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
-	ev_io			 rtnl_w, cap_w;
+	ev_io			 rtnl_w, cap_w, rpf_w;
 	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
 	ev_timer		 watchdog, check;
 };
@@ -180,6 +182,14 @@ rtnl_cb(struct ev_loop *loop, ev_io *w, int revents)
 }
 
 static void
+rpf_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	rpf_read(((struct daemon *)w->data)->rpf);
+}
+
+static void
 cap_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct daemon *d = w->data;
@@ -211,9 +221,12 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 static void
 check_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
+	struct daemon *d = w->data;
+
 	(void)loop;
 	(void)revents;
-	syn_check(((struct daemon *)w->data)->syn);
+	syn_check(d->syn);
+	rpf_refresh(d->rpf);	/* arp_filter's writes send no event */
 }
 
 static void
@@ -240,7 +253,20 @@ iface_event(void *arg, struct tbl_iface *ifp)
 static void
 table_changed(void *arg, const struct ls_change *c)
 {
-	kan_change(((struct daemon *)arg)->kan, c);
+	struct daemon *d = arg;
+
+	/* routes come and go with links and addresses: the checks again */
+	if (d->rpf != NULL)
+		rpf_changed(d->rpf, (c->what & LS_GONE) ? NULL : c->ifp);
+	kan_change(d->kan, c);
+}
+
+/* (rpf_fn) rp_filter or arp_filter turned on or off on ifp: the kernel
+ * path passes its requests up, or no longer */
+static void
+rp_changed(void *arg, struct tbl_iface *ifp)
+{
+	kan_iface(((struct daemon *)arg)->kan, ifp);
 }
 
 /* (pop_deps.changed) */
@@ -263,7 +289,7 @@ loop_setup(struct daemon *d)
 {
 	struct anr_deps ad = { NULL, d->tbl, d->cap, &d->lim, &d->st };
 	struct ans_deps sd = { d->tbl, d->cap, d->rtnl, NULL, d->notes, d->cfl, &d->lim,
-	    &d->st, sync_now, d->syn };
+	    &d->st, sync_now, d->syn, d->rpf };
 	struct rld_deps rd;
 	struct cmd_deps cd;
 	sigset_t sigs;
@@ -292,9 +318,11 @@ loop_setup(struct daemon *d)
 
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
 	ev_io_init(&d->cap_w, cap_cb, cap_fd(d->cap), EV_READ);
-	d->rtnl_w.data = d->cap_w.data = d;
+	ev_io_init(&d->rpf_w, rpf_cb, rpf_fd(d->rpf), EV_READ);
+	d->rtnl_w.data = d->cap_w.data = d->rpf_w.data = d;
 	ev_io_start(d->loop, &d->rtnl_w);
 	ev_io_start(d->loop, &d->cap_w);
+	ev_io_start(d->loop, &d->rpf_w);
 	for (i = 0; i < NSIGNALS; i++) {
 		ev_signal_init(&d->sigw[i], signal_cb, handled[i]);
 		d->sigw[i].data = d;
@@ -384,17 +412,28 @@ static int
 start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
-	char err[512];
+	struct nsl_who holder, squat;
+	char err[512], pid[24];
 	bool fatal;
 
-	if ((d->nslock = nsl_take()) == -1) {
-		if (errno == EADDRINUSE)
-			log_warnx("another arpownd runs in this network namespace; not "
+	if ((d->nslock = nsl_take(&holder, &squat)) == -1) {
+		if (errno == EADDRINUSE && holder.found)
+			log_warnx("another arpownd runs in this network namespace (%s held "
+			    "by pid %s, uid %ld); not starting, nothing changed", holder.name,
+			    nsl_pid(&holder, pid, sizeof(pid)), holder.uid);
+		else if (errno == EADDRINUSE)
+			log_warnx("another arpownd runs in this network namespace (its lock "
+			    "@arpownd is held, by whom the kernel does not say); not "
 			    "starting, nothing changed");
 		else
 			log_warn("the network namespace's lock");
 		return EX_OSERR;
 	}
+	if (squat.found)
+		log_warnx("the network namespace's lock name %s is held by uid %ld (pid "
+		    "%s), not root: no arpownd, a local user's squat; locked under "
+		    "another name", squat.name, squat.uid, nsl_pid(&squat, pid,
+		    sizeof(pid)));
 	/* No other arpownd runs in this namespace now: an arpownd filter on
 	 * a TC hook here is a killed run's (it answers nothing, its liveness
 	 * socket died with it); it goes, on either answer path, and nothing
@@ -448,6 +487,11 @@ start_net(struct daemon *d, struct state *st)
 	struct pop_deps pd;
 	char err[512];
 
+	/* the sender slots' key, new at each start */
+	if (lim_init(&d->lim) == -1) {
+		log_warn("getrandom: the rate limits' key");
+		return util_exit_code(errno);
+	}
 	if ((d->tbl = tbl_new()) == NULL || (d->cfl = cfl_new(CONFLICT_RECORDS)) == NULL ||
 	    (d->notes = note_new(d->tbl)) == NULL || (d->rtnl = rtnl_open()) == NULL ||
 	    (d->ifm = ifm_new(d->tbl, d->rtnl, d->sd, st)) == NULL) {
@@ -462,6 +506,11 @@ start_net(struct daemon *d, struct state *st)
 	}
 	if (syn_dump(d->syn) == -1) {
 		log_warn("rtnetlink dump");
+		return util_exit_code(errno);
+	}
+	/* the interfaces' rp_filter and arp_filter are known now */
+	if ((d->rpf = rpf_new(d->tbl, rp_changed, d)) == NULL) {
+		log_warn("rtnetlink: route lookups");
 		return util_exit_code(errno);
 	}
 	if (ifm_can_set(d->ifm) == -1) {
@@ -601,6 +650,7 @@ finish(struct daemon *d, struct state *st)
 	pop_free(d->pop);
 	syn_free(d->syn);
 	ifm_free(d->ifm);
+	rpf_free(d->rpf);
 	rtnl_close(d->rtnl);
 	note_free(d->notes);
 	cfl_free(d->cfl);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -327,6 +328,11 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 		goto fail;
 	}
 	memset(&cf, 0, sizeof(cf));
+	if (getrandom(&cf.slot_k0, sizeof(cf.slot_k0), 0) != (ssize_t)sizeof(cf.slot_k0) ||
+	    getrandom(&cf.slot_k1, sizeof(cf.slot_k1), 0) != (ssize_t)sizeof(cf.slot_k1)) {
+		kp_setwhy(why, whylen, "getrandom: the sender slots' key: %s", strerror(errno));
+		goto fail;
+	}
 	if ((kp->live_sock = kpm_live_open(kp, &cf)) == -1) {
 		kp_setwhy(why, whylen, "cannot open the liveness socket (AF_INET UDP): %s", strerror(errno));
 		goto fail;
@@ -507,6 +513,7 @@ static const char *const counter_names[KP_NCOUNTERS] = {
 	[KP_C_PASS_NO_ENTRY] = "pass-no-entry",
 	[KP_C_PASS_UNCONFIRMED] = "pass-unconfirmed",
 	[KP_C_PASS_NOT_SUBNET] = "pass-not-subnet",
+	[KP_C_PASS_RPF] = "pass-rpf",
 	[KP_C_PASS_TRIM] = "pass-trim",
 	[KP_C_RING_DROPS] = "ring-drops",
 	[KP_C_EVENTS] = "events",

@@ -305,6 +305,8 @@ kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsig
 		flags |= KP_IF_SENDERS;
 	if (ifp->allow != NULL)
 		flags |= KP_IF_ALLOWLIST;
+	if (ifp->rp_check)
+		flags |= KP_IF_RPCHECK;
 	if (kp_set_iface(kp, ifp->ifindex, kpf_mode(ifp), ifp->mac, ifp->master, flags) == -1)
 		rc = -1;
 	for (i = 0; i < ifp->naddrs; i++)

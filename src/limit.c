@@ -2,10 +2,14 @@
  * cost a million buckets: senders hash into a fixed table and share a
  * bucket on a collision.  Sharing, never resetting: a slot handed to the
  * newest sender with a full bucket would let two alternating senders that
- * collide be answered without limit. */
+ * collide be answered without limit.  Keyed (SipHash, a key drawn at each
+ * start): with a public formula a sender chosen to share a client's slot
+ * starves it at sender_rate, a tenth of what total_rate lets through. */
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <string.h>
+#include <sys/random.h>
 
 #include "limit.h"
 
@@ -81,15 +85,26 @@ lim_pace(struct lim_bucket *b, long rate, unsigned n, double now)
 	return true;
 }
 
-unsigned
-lim_sender_slot(uint32_t ip)
+int
+lim_init(struct lim *l)
 {
-	/* Fibonacci hashing: the top 12 bits of the product */
-	return (ntohl(ip) * 2654435761u) >> 20;
+	unsigned char k[16];
+
+	memset(l, 0, sizeof(*l));
+	if (getrandom(k, sizeof(k), 0) != (ssize_t)sizeof(k))
+		return -1;
+	l->key = sip_key_of(k);
+	return 0;
+}
+
+unsigned
+lim_sender_slot(const struct lim *l, uint32_t ip)
+{
+	return (unsigned)(sip_hash_ip(&l->key, ntohl(ip)) & (LIM_SENDER_SLOTS - 1));
 }
 
 bool
 lim_sender(struct lim *l, uint32_t ip, long rate, double now)
 {
-	return lim_take(&l->senders[lim_sender_slot(ip)], rate, now);
+	return lim_take(&l->senders[lim_sender_slot(l, ip)], rate, now);
 }

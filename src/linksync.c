@@ -70,6 +70,8 @@ on_link(struct tbl *t, const struct rtnl_msg *m, unsigned gen, bool dumping,
 			ifp->arp_ignore = m->arp_ignore;
 			ifp->arp_announce = m->arp_announce;
 		}
+		ifp->rp_filter = m->rp_filter;
+		ifp->arp_filter = m->arp_filter;
 		ifp->conf_known = true;
 	}
 }

@@ -110,6 +110,8 @@ off_restore(const char *state_dir)
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
 	struct state_orig *o;
+	struct nsl_who holder, squat;
+	char pid[24];
 	int code = EX_OK, idx, lk;
 	size_t i = 0;
 
@@ -125,12 +127,17 @@ off_restore(const char *state_dir)
 	 * arpownd runs in this namespace with another state directory: the
 	 * filters are its own.  The namespace's lock held through the purge:
 	 * no daemon starts and attaches in between. */
-	if ((lk = nsl_take()) != -1) {
+	if ((lk = nsl_take(&holder, &squat)) != -1) {
+		if (squat.found)
+			log_notice("%s is held by uid %ld (pid %s), not root: no "
+			    "arpownd; purging all the same", squat.name, squat.uid,
+			    nsl_pid(&squat, pid, sizeof(pid)));
 		(void)kan_purge();
 		close(lk);
 	} else if (errno == EADDRINUSE)
 		log_notice("an arpownd runs in this network namespace (another state "
-		    "directory): its kernel answer path filters stay");
+		    "directory; pid %s): its kernel answer path filters stay",
+		    nsl_pid(&holder, pid, sizeof(pid)));
 	else
 		(void)kan_purge();
 	if (sdir_load(sd, &st, err, sizeof(err)) == -1) {

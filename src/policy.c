@@ -153,6 +153,9 @@ static const char *const verdict_names[POL_NVERDICTS] = {
 	[POL_CONFLICT] = "conflict",
 	[POL_SENDER_DENIED] = "sender_denied",
 	[POL_PROBE_DENIED] = "probe_denied",
+	[POL_RP_FILTER] = "rp_filter",
+	[POL_ARP_FILTER] = "arp_filter",
+	[POL_RP_UNCHECKED] = "rp_unchecked",
 };
 
 const char *

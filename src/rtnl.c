@@ -95,6 +95,11 @@ parse_inet_conf(const struct nlattr *spec, struct rtnl_msg *m)
 				m->arp_announce = (int32_t)v[IPV4_DEVCONF_ARP_ANNOUNCE - 1];
 				m->has_conf = true;
 			}
+			/* the reverse-path checks the kernel makes (rpf.c) */
+			if (n >= IPV4_DEVCONF_RP_FILTER && n >= IPV4_DEVCONF_ARPFILTER) {
+				m->rp_filter = (int32_t)v[IPV4_DEVCONF_RP_FILTER - 1];
+				m->arp_filter = (int32_t)v[IPV4_DEVCONF_ARPFILTER - 1];
+			}
 		}
 	}
 	return 0;
@@ -219,6 +224,7 @@ rtnl_parse(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->arp_ignore = m->arp_announce = -1;
+	m->rp_filter = m->arp_filter = 0;
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:

@@ -50,6 +50,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "kpath_abi.h"
+#include "siphash.h"
 
 #define AF_INET_		2
 #define IFF_UP_			0x1
@@ -571,6 +572,12 @@ arpownd_answer(struct __sk_buff *skb)
 			__builtin_memcpy(mac, pv->mac, 6);
 	}
 
+	/* ---- rp_filter, arp_filter: the kernel's routing decides (the
+	 * capture path asks it); bpf_fib_lookup is GPL-only, and this
+	 * object declares no license */
+	if (sip != 0 && (ifc->flags & KP_IF_RPCHECK))
+		return pass(cnt, KP_C_PASS_RPF);
+
 	/* ---- the daemon still there (its watcher with it) */
 	if ((cf->flags & KP_CF_LIVENESS) &&
 	    !daemon_alive(skb, cf->live_addr, cf->live_port, cf->live_mark))
@@ -585,7 +592,10 @@ arpownd_answer(struct __sk_buff *skb)
 		/* a probe's sender, 0.0.0.0, is a slot like any other, as on the
 		 * capture path: one host sending probes is held to the limit */
 		if (cf->sender_rate != 0) {
-			k = (hs * 2654435761u) >> 20;
+			struct sip_key sk = { cf->slot_k0, cf->slot_k1 };
+
+			/* limit.c's slot: keyed, no sender can aim at another's */
+			k = (__u32)sip_hash_ip(&sk, hs) & (KP_SENDER_SLOTS - 1);
 			if (!take(k, cf->sender_rate, now)) {
 				count(cnt, KP_C_LIMITED_SENDER);
 				return decided(skb);

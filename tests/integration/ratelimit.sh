@@ -28,18 +28,11 @@ n=$(ctl_get counters "d['all']['rate_limited']['sender']")
 [ "$n" -ge 850 ] || fail "rate-limited-sender counter $n, expected the ~880 refused"
 pass "refused requests counted: rate-limited-sender $n"
 
-# Two senders sharing one bucket (10.1.0.50 and 10.1.16.135 hash to the
-# same slot) are limited together, not reset by each other: 500/s each
-# for a second at sender_rate = 100 is about 110 answers between them.
-bg_run f "$ARPC" -q -i f0 -s 10.1.0.50 -c 500 -r 500 -w 300 10.1.0.1
-p1=$LAST_PID
-ask f f0 10.1.0.1 -s 10.1.16.135 -c 500 -r 500
-n2=$NREPLY
-wait "$p1" || true
-lim=$(ctl_get counters "d['all']['rate_limited']['sender']")
-[ $((lim - n)) -ge 800 ] ||
-	fail "two colliding senders, 1,000 requests at sender_rate = 100: only $((lim - n)) refused (a reset bucket lets them all through)"
-pass "two senders sharing a bucket share its rate: $((lim - n)) of 1000 refused (second sender got $n2)"
+# Two senders that share a bucket share its rate (not a bucket reset by
+# each): the slots are keyed with a secret drawn at start, so which pair
+# shares one is known only with the key: tests/unit/test_limit.c
+# (test_collision_shares); attack_bucket_collide.sh: a pair chosen
+# without it does not.
 
 # Conflicts: two of our addresses that shared a slot of the old throttle
 # (10.0.0.1 and 10.0.0.234), claimed alternately 2,000 times: one line each.

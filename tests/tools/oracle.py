@@ -464,6 +464,28 @@ def gen_requests(rng, topo, nreq, seed):
     return reqs
 
 
+def gen_rpf(rng, topo):
+    """The reverse-path settings (issue 23.4), from a generator of their
+    own, so that a seed's topology and requests stay what they were:
+    rp_filter for all and for each NIC (0 off, 1 strict, 2 loose; the
+    kernel takes the higher), arp_filter for all and for each NIC (either
+    turns it on), and half the time a default route through one NIC (a
+    sender off every subnet then has a route back: through that NIC)."""
+    s = {"all": dict(rp_filter=rng.choice([0, 0, 1, 2]), arp_filter=int(rng.random() < 0.15))}
+    for n in topo.nics:
+        s[n["name"]] = dict(rp_filter=rng.choice([0, 0, 1, 2]), arp_filter=int(rng.random() < 0.25))
+    routes = []
+    if rng.random() < 0.5:
+        cands = [(n, a) for n in topo.nics if not n["down"] for a in topo.entries(n["name"])
+                 if a["peer"] is None and a["scope"] is None and a["plen"] <= 30 and
+                 a["why"] in ("primary", "secondary", "second subnet")]
+        if cands:
+            n, a = rng.choice(cands)
+            gw = host_in(rng, *topo.subnet(a), avoid=topo.local_set())
+            routes.append(dict(dst="default", via=i2ip(gw), dev=n["name"]))
+    return s, routes
+
+
 def frame(r):
     return (mac_b(r["edst"]) + mac_b(r["esrc"]) + struct.pack("!H", ETH_P_ARP) +
             struct.pack("!HHBBH", r["hrd"], 0x0800, 6, 4, r["op"]) +
@@ -475,6 +497,15 @@ def cmd_plan(seed, nreq, prefix, d):
     rng = random.Random(seed)
     topo = Topo(rng, seed)
     reqs = gen_requests(random.Random(seed * 7919 + 1), topo, nreq, seed)
+    rpf, routes = gen_rpf(random.Random(seed * 6007 + 3), topo)
+    on = ["%s=%d" % (k, v["rp_filter"]) for k, v in rpf.items() if v["rp_filter"]]
+    af = [k for k, v in rpf.items() if v["arp_filter"]]
+    if on:
+        topo.features.append("rp_filter " + " ".join(on))
+    if af:
+        topo.features.append("arp_filter on " + " ".join(af))
+    for rt in routes:
+        topo.features.append("default via %s dev %s" % (rt["via"], rt["dev"]))
     segs = sorted({n["seg"] for n in topo.nics})
     sends = {}
     for s in segs:
@@ -482,7 +513,7 @@ def cmd_plan(seed, nreq, prefix, d):
     plan = dict(seed=seed, prefix=prefix, nics=topo.nics, features=topo.features,
                 addrs=[dict(x, local=i2ip(x["local"]), peer=None if x["peer"] is None else i2ip(x["peer"]))
                        for x in topo.addrs],
-                sends=sends, requests=reqs)
+                sends=sends, requests=reqs, rpf=rpf, routes=routes)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "plan.json"), "w") as f:
         json.dump(plan, f, indent=1)
@@ -543,10 +574,16 @@ def cmd_setup(d):
         if a["scope"]:
             s += " scope " + a["scope"]
         host.append(s)
+    for rt in plan.get("routes", []):
+        host.append("route add %s via %s dev %s" % (rt["dst"], rt["via"], rt["dev"]))
     for n in plan["nics"]:
         if n["down"]:
             host.append("link set %s down" % n["name"])
     ip_batch(full("h"), host)
+    # the reverse-path checks, all's and each NIC's (the NICs exist now)
+    ns_sh(full("h"), "".join("echo %d > /proc/sys/net/ipv4/conf/%s/%s\n" % (v[k], dev, k)
+                             for dev, v in sorted(plan.get("rpf", {}).items())
+                             for k in ("rp_filter", "arp_filter")))
     for s, lines in peers.items():
         ip_batch(full(s), lines)
     # the switch knows where the host's NICs are, for good: a request that
@@ -569,7 +606,8 @@ def cmd_setup(d):
                 die("bridge ports not forwarding: %s" % st)
             time.sleep(0.02)
     obs = dict(addr=json.loads(run(["ip", "-n", full("h"), "-j", "-d", "addr", "show"])),
-               local=json.loads(run(["ip", "-n", full("h"), "-j", "route", "show", "table", "local"])))
+               local=json.loads(run(["ip", "-n", full("h"), "-j", "route", "show", "table", "local"])),
+               main=json.loads(run(["ip", "-n", full("h"), "-j", "route", "show", "table", "main"])))
     with open(os.path.join(d, "observed.json"), "w") as f:
         json.dump(obs, f, indent=1)
     cmd_describe(d)
@@ -737,6 +775,31 @@ class Observed:
         for r in obs["local"]:
             n, _, pl = r["dst"].partition("/")
             self.routes.append((ip2i(n), int(pl or 32), r.get("type", "unicast"), r.get("dev")))
+        self.main = []
+        for r in obs.get("main", []):
+            n, _, pl = r["dst"].partition("/")
+            if n == "default":
+                n, pl = "0.0.0.0", "0"
+            self.main.append((ip2i(n), int(pl or 32), r.get("type", "unicast"), r.get("dev")))
+        rpf = plan.get("rpf", {})
+        al = rpf.get("all", {})
+        # the kernel's: rp_filter max(all, dev), arp_filter all || dev
+        self.rp = {n["name"]: max(al.get("rp_filter", 0), rpf.get(n["name"], {}).get("rp_filter", 0))
+                   for n in plan["nics"]}
+        self.af = {n["name"]: bool(al.get("arp_filter", 0) or rpf.get(n["name"], {}).get("arp_filter", 0))
+                   for n in plan["nics"]}
+
+    def fib(self, a):
+        """fib_lookup(a) as a route back to a sender: the local table, then
+        the main one; (type, dev) of the longest prefix, or None."""
+        r = self.route_type(a)
+        if r is not None:
+            return r[2], r[3]
+        best = None
+        for net, pl, typ, dev in self.main:
+            if net_of(a, pl) == net and (best is None or pl > best[1]):
+                best = (net, pl, typ, dev)
+        return (best[2], best[3]) if best else None
 
     def route_type(self, a):
         """The local table's answer for a: (net, plen, type, dev), the
@@ -822,7 +885,19 @@ def k_decide(r, nic, ig, ob):
         return "broadcast-route"
     if ob.holders(sip):
         return "martian-source-is-ours"
-    return "arp_ignore-%d" % ig if k_ignored(ob, nic, sip, tip, ig) else "answer"
+    # fib_validate_source(): rp_filter, max(all, dev)
+    rp, back = ob.rp.get(nic, 0), ob.fib(sip)
+    if rp:
+        if back is None or back[0] != "unicast":
+            return "rp_filter"
+        if back[1] != nic and (rp == 1 or not ob.on(nic)):
+            return "rp_filter"
+    if k_ignored(ob, nic, sip, tip, ig):
+        return "arp_ignore-%d" % ig
+    # arp_filter(): the route to the sender must leave through nic
+    if ob.af.get(nic) and (back is None or back[0] not in ("unicast", "broadcast") or back[1] != nic):
+        return "arp_filter"
+    return "answer"
 
 
 def a_check(r):
@@ -957,6 +1032,8 @@ def tags_of(r, ob, plan, run=None):
         t.append("tip-ours-but-broadcast-route-wins")
     elif hs and any(x for x in ob.routes if x[0] == tip and x[1] == 32 and x[2] == "broadcast"):
         t.append("tip-ours-and-broadcast-route")
+    if any(ob.rp.get(n) or ob.af.get(n) for n in receivers(r, plan)):
+        t.append("rpf-on")
     if any(h["dev"] in ob.down for h in hs):
         t.append("tip-on-down-nic")
     if any(h["dev"] == "lo" for h in hs):
@@ -989,7 +1066,7 @@ def tags_of(r, ob, plan, run=None):
 SUSPECTS = ["sha-group", "sha-zero",
             "tip-only-on-off-nics", "tip-on-down-nic", "tip-on-lo", "tip-in-lo-subnet",
             "tip-ours-but-broadcast-route-wins", "esrc!=sha", "sip-0/8", "tip-0/8",
-            "tip-ours-and-broadcast-route",
+            "tip-ours-and-broadcast-route", "rpf-on",
             "sip-ours", "sip-martian", "gratuitous", "tip-scope-host", "tip-scope-link",
             "tip-ptp", "sip-subnet-broadcast", "sip-classE", "tip-classE", "probe",
             "tip-secondary", "tip-two-prefixes", "tip-on-two-nics", "edst-multicast",

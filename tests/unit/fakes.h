@@ -1,4 +1,4 @@
-/* fakes.h — link-time fakes of the I/O edges (capture.h, rtnl.h) for the
+/* fakes.h — link-time fakes of the I/O edges (capture.h, rtnl.h, rpf.h) for the
  * unit tests of the features, as systemd's test-ipv4ll replaces its ARP
  * socket: frames queued in, frames sent recorded, netlink calls recorded. */
 #ifndef ARPOWND_TEST_FAKES_H
@@ -44,6 +44,13 @@ size_t fake_rtnl_nsetarp(void);
 const struct fake_setarp *fake_rtnl_setarp(size_t i);
 /* Make rtnl_set_arp fail with err for ifindex (0: none). */
 void fake_rtnl_fail(int ifindex, int err);
+
+/* rpf.h's fake: rpf_check answers v (enum rpf_verdict) from now on */
+void fake_rpf_reset(void);
+void fake_rpf_set(int v);
+/* rpf_check calls so far, and the last one's dst (the route asked for) */
+size_t fake_rpf_nchecks(void);
+uint32_t fake_rpf_dst(void);
 
 /* A DLT_LINUX_SLL2 ARP frame into p (64 bytes); its length.  Addresses
  * as dotted quads; op 1 request, 2 reply. */

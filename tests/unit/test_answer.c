@@ -21,6 +21,7 @@
 #include "notes.h"
 #include "policy.h"
 #include "publish.h"
+#include "rpf.h"
 #include "stats.h"
 #include "table.h"
 
@@ -88,6 +89,7 @@ setup(void **state)
 	assert_non_null(f);
 	fake_cap_reset();
 	fake_rtnl_reset();
+	fake_rpf_reset();
 	f->loop = ev_loop_new(EVFLAG_AUTO);
 	f->tbl = tbl_new();
 	add_iface(f->tbl, 2, "eth0", MAC0, "10.0.0.1", POL_OWNER);
@@ -101,7 +103,7 @@ setup(void **state)
 	ad = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
 	f->anr = anr_new(&ad, f->conf, f->pub);
 	sd = (struct ans_deps){ f->tbl, NULL, NULL, f->anr, f->notes, f->cfl, &f->lim, &f->st,
-	    on_sync, f };
+	    on_sync, f, (struct rpf *)f };	/* the fake does not look at it */
 	f->ans = ans_new(&sd, f->conf, f->pub);
 	assert_true(f->loop && f->conf && f->pub && f->cfl && f->notes && f->anr && f->ans);
 	*state = f;
@@ -235,6 +237,60 @@ test_sender_rate(void **state)
 	assert_int_equal(fake_cap_nsent(), 13);
 }
 
+/* rp_filter or arp_filter on the arrival interface: an answerable request
+ * goes through the kernel's verdict (rpf.c, faked), before the limits;
+ * without them, or for a probe, nothing is asked. */
+static void
+test_reverse_path(void **state)
+{
+	struct fx *f = *state;
+	struct tbl_iface *eth0 = tbl_iface(f->tbl, 2);
+	static const struct { int v; enum pol_verdict pv; } c[] = {
+		{ RPF_RP_FILTER, POL_RP_FILTER }, { RPF_ARP_FILTER, POL_ARP_FILTER },
+		{ RPF_UNCHECKED, POL_RP_UNCHECKED },
+	};
+	struct pub_entry e;
+	const char *why;
+	char err[128];
+	size_t i;
+
+	/* neither check on: the kernel's route is not asked */
+	push(2, 1, CMAC, "10.0.0.9", "10.0.0.1", 1);
+	ans_run(f->ans, 100.0);
+	assert_int_equal(fake_rpf_nchecks(), 0);
+	assert_int_equal(fake_cap_nsent(), 1);
+	eth0->rp_check = true;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fake_rpf_set(c[i].v);
+		push(2, 1, CMAC, "10.0.0.9", "10.0.0.1", 1);
+		ans_run(f->ans, 100.0);
+		assert_int_equal(fake_cap_nsent(), 1);
+		assert_int_equal(f->st.all.verdict[c[i].pv], 1);
+		assert_int_equal(fake_rpf_dst(), ip("10.0.0.1"));
+	}
+	assert_int_equal(fake_rpf_nchecks(), 3);
+	/* refused before the limits: no sender token spent */
+	assert_int_equal(f->st.all.limited_sender, 0);
+	/* a probe: the kernel's probe path routes nothing */
+	push(2, 1, CMAC, "0.0.0.0", "10.0.0.1", 1);
+	ans_run(f->ans, 100.0);
+	assert_int_equal(fake_rpf_nchecks(), 3);
+	assert_int_equal(fake_cap_nsent(), 2);
+	/* the kernel says yes: answered */
+	fake_rpf_set(RPF_OK);
+	push(2, 1, CMAC, "10.0.0.9", "10.0.0.1", 1);
+	ans_run(f->ans, 100.0);
+	assert_int_equal(fake_cap_nsent(), 3);
+	/* a published address: asked as for the interface's own address */
+	assert_int_equal(pub_runtime_make(&e, ntohl(ip("10.0.0.50")), 32, "eth0", &why), 0);
+	assert_int_equal(pub_add(f->pub, &e, err, sizeof(err)), 0);
+	fake_rpf_set(RPF_RP_FILTER);
+	push(2, 1, CMAC, "10.0.0.9", "10.0.0.50", 1);
+	ans_run(f->ans, 100.0);
+	assert_int_equal(fake_cap_nsent(), 3);
+	assert_int_equal(fake_rpf_dst(), ip("10.0.0.1"));
+}
+
 static void
 test_conflict_defended_once(void **state)
 {
@@ -329,6 +385,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_other_interface_silent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_netlink_read_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sender_rate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reverse_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflict_defended_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_monitor_counts_what_kernel_answers,
 		    setup, teardown),

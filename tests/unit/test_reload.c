@@ -160,7 +160,7 @@ setup(void **state)
 	ad = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
 	f->anr = anr_new(&ad, f->conf, f->pub);
 	nd = (struct ans_deps){ f->tbl, NULL, NULL, f->anr, f->notes, f->cfl, &f->lim, &f->st,
-	    no_sync, NULL };
+	    no_sync, NULL, NULL };
 	f->ans = ans_new(&nd, f->conf, f->pub);
 	f->tf = tf_new(f->loop, view, f);
 	rd = (struct rld_deps){ { f->path, true, false }, &f->conf, &f->pub, f->ifm, f->syn, f->ans,
