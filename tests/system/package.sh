@@ -173,6 +173,9 @@ dpkg-deb -c "$DEB" | awk '{ print substr($6, 2) }' >"$TMPDIR_T/contents"
 has() { grep -qxF "$1" "$TMPDIR_T/contents" || fail "the package lacks $1"; }
 # every program and man page that make install puts in place
 for p in $(sed -n 's/^sbin_PROGRAMS *= *//p' "$SRC/Makefile.am"); do has "/usr/sbin/${p##*/}"; done
+for p in $(sed -n 's/^bin_PROGRAMS *= *//p' "$SRC/Makefile.am"); do has "/usr/bin/${p##*/}"; done
+# the client where a user's PATH finds it, as chronyc and networkctl are
+has /usr/bin/arpownctl
 for m in $(sed -n 's/^man_MANS *= *//p' "$SRC/Makefile.am"); do
 	m=${m##*/}
 	has "/usr/share/man/man${m##*.}/$m.gz"

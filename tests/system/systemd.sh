@@ -9,7 +9,9 @@
 #   enable --now reaches "active (running)" through Type=notify, with the
 #   STATUS= line, as the system user arpownd holding CAP_NET_RAW +
 #   CAP_NET_ADMIN only (0.1.0's DynamicUser= directory taken over); a member
-#   of group arpownd may use arpownctl, anyone else is refused (77);
+#   of group arpownd may ask (arpownctl status), only root and group
+#   arpownd-admin may change (publish, withdraw, announce, reload), anyone
+#   else is refused (77);
 #   systemd-analyze security at most 2.0; arp_ignore 8 and answers from the
 #   owning NIC; the hardening really applied (read-only /, private /tmp, no
 #   /home); journal fields; reload with a good file (0644 or a 0600 root
@@ -59,6 +61,10 @@ prepare_root() {
 	# shellcheck disable=SC2016 # a literal $ARPOWND_OPTIONS
 	SBIN=$(sed -n 's|^ExecStart=\(.*\)/arpownd \$ARPOWND_OPTIONS$|\1|p' "$MERGED/$UNITFILE")
 	[ -x "$MERGED$SBIN/arpownd" ] || fail "the unit's ExecStart $SBIN/arpownd is not installed"
+	# arpownctl in bin (group members run it), as the unit's ExecReload= says
+	BIN=$(sed -n 's|^ExecReload=+\(.*\)/arpownctl reload$|\1|p' "$MERGED/$UNITFILE")
+	[ "${BIN##*/}" = bin ] && [ -x "$MERGED$BIN/arpownctl" ] ||
+		fail "the unit's ExecReload= names no installed arpownctl in a bin directory: '$BIN'"
 	# the file the daemon reads: the build's sysconfdir (/usr/local/etc for
 	# a plain ./configure), as its -h says; the example (= the built-in
 	# defaults) in it, whatever make install left there
@@ -78,6 +84,9 @@ make_users() {
 	ce adduser --system --quiet --ingroup arpownd --no-create-home \
 		--home /nonexistent --gecos "arpownd daemon" arpownd || fail "adduser --system arpownd"
 	ce useradd --no-create-home -G arpownd alice || fail "useradd alice"
+	# the second group, which may also change the daemon (README)
+	ce groupadd --system arpownd-admin || fail "groupadd --system arpownd-admin"
+	ce useradd --no-create-home -G arpownd,arpownd-admin carol || fail "useradd carol"
 	ce useradd --no-create-home bob || fail "useradd bob"
 	IFS=: read -r _ _ AUID AGID _ <<<"$(ce getent passwd arpownd)"
 }
@@ -86,7 +95,7 @@ ctl_as() {
 	local u=$1
 	shift
 	RC=0
-	OUT=$(ce runuser -u "$u" -- "$SBIN/arpownctl" "$@" 2>&1) || RC=$?
+	OUT=$(ce runuser -u "$u" -- "$BIN/arpownctl" "$@" 2>&1) || RC=$?
 }
 
 # ---- the restore-and-restart cycle, sampled from the namespace ---------
@@ -292,6 +301,19 @@ expect_eq "$RC" 77 "not a member: arpownctl status refused (77)"
 grep -q 'permission denied' <<<"$OUT" || fail "bob: no 'permission denied': $OUT"
 ctl_as arpownd status
 expect_eq "$RC" 0 "the user arpownd itself: arpownctl status works"
+# asking is the group's, changing root's and arpownd-admin's (chrony keeps
+# monitoring and control apart)
+for c in "publish 10.0.0.60 eth0" "withdraw 10.0.0.60" "announce eth0" reload; do
+	# shellcheck disable=SC2086 # the command's words
+	ctl_as alice $c
+	expect_eq "$RC" 77 "alice (group arpownd only): arpownctl $c refused (77)"
+	grep -q "permission denied.*arpownd-admin" <<<"$OUT" || fail "alice: arpownctl $c: $OUT"
+done
+ctl_as carol publish 10.0.0.60 eth0
+[ "$RC" = 0 ] || fail "carol (groups arpownd and arpownd-admin): arpownctl publish exited $RC: $OUT"
+ctl_as carol withdraw 10.0.0.60
+[ "$RC" = 0 ] || fail "carol: arpownctl withdraw exited $RC: $OUT"
+pass "a member of arpownd-admin (and arpownd) publishes and withdraws"
 
 # ---- systemd-analyze security ------------------------------------------
 sec=$(ce systemd-analyze security --no-pager arpownd.service 2>&1)
@@ -430,7 +452,7 @@ chmod 0600 "$MERGED$CONFFILE"
 out=$(restart) || fail "systemctl restart with a 0600 root-owned file: $out"
 wait_for 3000 _status_is "$STATUS3" || fail "0600 file at start: StatusText '$(prop StatusText)'"
 pass "0600 root file at start: '$STATUS3' (read through LoadCredential=)"
-out=$(ce "$SBIN/arpownctl" publish 10.0.0.50 eth0 2>&1) || fail "arpownctl publish 10.0.0.50 eth0: $out"
+out=$(ce "$BIN/arpownctl" publish 10.0.0.50 eth0 2>&1) || fail "arpownctl publish 10.0.0.50 eth0: $out"
 expect_reply c c0 10.0.0.50 "$MAC0" "10.0.0.50 published: answered from eth0"
 cur=$(journal_cursor)
 under_load restart restarts 2
@@ -444,7 +466,7 @@ q=$(handovers "$cur")
 	fail "restarts under load: each start should take the ARP socket systemd kept; handovers seen: '$q'"
 pass "each restart took the ARP socket systemd kept (the fd store, across systemctl restart); requests it held: $q"
 expect_eq "$LOST_OWN/$LOST_PUB" 0/0 "2 restarts at 1,000 requests/s: none unanswered of $SENT_OWN to the owned 10.0.0.1 / $SENT_PUB to the published 10.0.0.50"
-out=$(ce "$SBIN/arpownctl" withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
+out=$(ce "$BIN/arpownctl" withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
 
 # ---- try it first: --monitor through /etc/default/arpownd ---------------
 say "--monitor"
