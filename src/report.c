@@ -2,7 +2,8 @@
  * SIGUSR1 dump; pure: a view in, text out.  Every document is an object
  * with "schema": RPT_SCHEMA; its fields are documented in arpownd(8) and
  * only ever added to within a schema version.  Top-level arrays have one
- * record per line, so the log can carry a document line by line. */
+ * record per line, for a person reading --json; the SIGUSR1 dump joins
+ * them into one line. */
 #include "config.h"
 
 #include <net/if.h>
