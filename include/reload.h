@@ -9,6 +9,7 @@
 
 #include "conf.h"
 #include "publish.h"
+#include "status.h"
 
 struct ans;
 struct anr;
@@ -25,6 +26,7 @@ struct rld_source {
 	const char	*path;		/* the configuration file */
 	bool		 explicit_path;	/* named with -c: its absence is an error */
 	bool		 monitor;	/* --monitor: every interface watched, none answered */
+	struct sst_forced forced;	/* with monitor: what set it, how to answer */
 };
 
 /* Who is told of a new configuration; all outlive the reloader. */

@@ -99,6 +99,7 @@ struct daemon {
 	/* STATUS= as last sent */
 	bool			 status_sent;
 	struct sst		 status;
+	struct sst_forced	 forced;	/* what --monitor came from, how to answer */
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
@@ -123,7 +124,7 @@ report_status(void *arg)
 {
 	struct daemon *d = arg;
 
-	sst_report(d->tbl, d->pub, &d->status, &d->status_sent);
+	sst_report(d->tbl, d->pub, d->forced.to_answer, &d->status, &d->status_sent);
 }
 
 static const struct state_orig *
@@ -159,6 +160,7 @@ view_fill(void *arg, struct rpt_view *v)
 	v->orig = view_orig;
 	v->orig_arg = d->ifm;
 	v->pub = d->pub;
+	v->forced = d->forced;
 	v->up = true;
 }
 
@@ -276,7 +278,8 @@ loop_setup(struct daemon *d)
 	if ((d->ans = ans_new(&sd, d->conf, d->pub)) == NULL ||
 	    (d->tf = tf_new(d->loop, view_fill, d)) == NULL)
 		return -1;
-	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor },
+	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor,
+	    d->forced },
 	    &d->conf, &d->pub,
 	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d };
 	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
@@ -596,15 +599,17 @@ daemon_run(const struct daemon_opts *o)
 	d->nslock = -1;
 	d->handover = ho_take();
 	d->opts = o;
-	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor };
+	sst_forced(o->monitor, getenv("ARPOWND_OPTIONS"), &d->forced);
+	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor, d->forced };
 	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
 		return EX_CONFIG;
 	d->conf_loaded = ev_time();
 	log_init(d->conf->log_level, o->debug);
 	rld_lint_log(d->conf);
 	if (o->monitor)
-		log_notice("--monitor: every interface the configuration manages is only "
-		    "watched; the kernel answers, no sysctl is changed");
+		log_notice("%s: every interface the configuration manages is only "
+		    "watched, whatever mode it sets; the kernel answers, no sysctl is "
+		    "changed.  To answer: %s", d->forced.by, d->forced.to_answer);
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */

@@ -135,7 +135,7 @@ main(int argc, char *argv[])
 	if (check || restore || withdraw != NULL)
 		log_command_mode();
 	if (check) {
-		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor };
+		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor, { NULL, NULL } };
 		if ((c = rld_load_conf(&src, print_err)) == NULL)
 			return EX_CONFIG;
 		/* -n -q is for scripts (a package's postinst, a deploy check):
