@@ -11,11 +11,13 @@
 # installs the .deb into the container tests/system/systemd.sh boots (same
 # root tree, lib.sh) with apt-get, and checks what an admin relies on:
 #
-#   try it first: with ARPOWND_OPTIONS=--monitor in /etc/default/arpownd
-#   written before, a non-interactive apt-get install asks nothing, the
-#   service watches every interface at its original arp_ignore and says so
-#   (STATUS=, and the postinst's message, which also says how to go back);
-#   then, without it: the unit enabled and active (running) as the system
+#   the first install watches before it answers: a non-interactive
+#   apt-get install asks nothing, the postinst writes ARPOWND_OPTIONS=
+#   --monitor to /etc/default/arpownd, the service watches every interface
+#   at its original arp_ignore and says so, with the one command that
+#   makes it answer (STATUS= in systemctl status, and the postinst's
+#   message, which also says how to go back); then, that command run as
+#   printed: the unit enabled and active (running) as the system
 #   user arpownd the postinst made, /run/arpownd its own; arp_ignore 8 on
 #   eth0..eth2, each address answered by its own NIC only;
 #   /etc/arpownd.conf a conffile; a reinstall over it and an upgrade keep
@@ -28,8 +30,11 @@
 #   /run/arpownd, the configuration, the metrics file and the enablement,
 #   keeps the user; the journal's catalog holds arpownd's entries
 #   (systemd's dpkg trigger) and journalctl -x explains the start entry
-#   with them, until the purge; installing again works, and the unit
-#   starts at the next boot.
+#   with them, until the purge; installing again over an admin's
+#   ARPOWND_OPTIONS= answers at once and keeps that file, and the unit
+#   starts at the next boot; a reinstall and an upgrade never write
+#   /etc/default/arpownd; a first install after a purge watches again, and
+#   the purge takes away the file it wrote.
 #
 # Exit 77 (SKIP) where the container cannot run (see systemd.sh) or there
 # is no debian/ to build from; with ARPOWND_SYSTEM_REQUIRED=1 (CI) a skip
@@ -220,7 +225,8 @@ status() { ce dpkg-query -W -f='${Status}' arpownd 2>/dev/null; }
 user_line() { ce getent passwd arpownd; }
 STATUS3="answering ARP on 3 interfaces for 3 addresses"
 STATUS2="answering ARP on 2 interfaces for 2 addresses"
-STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there)"
+TO_ANSWER="rm /etc/default/arpownd && systemctl restart arpownd"
+STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there); to answer: $TO_ANSWER"
 MANAGED3="eth0=8/2 eth1=8/2 eth2=8/2"
 
 # arpownd processes in the container (its pid namespace), by the host's /proc
@@ -273,30 +279,36 @@ conffile_sum() { ce dpkg-query -W -f='${Conffiles}\n' arpownd | awk '$1 == "/etc
 catalog_ids() { ce journalctl --list-catalog 2>/dev/null | awk '/^6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b/ { print $1 }' | wc -l; }
 NMSGID=$(grep -c '^#define[[:space:]]*MSGID_' "$SRC/include/msgid.h")
 
-# ---- install, trying it first: --monitor ---------------------------------
-# /etc/default/arpownd is no file of the package's: written first, it
-# causes no conffile question, and the first start only watches
+# ---- the first install watches before it answers ------------------------
+# no /etc/default/arpownd: the postinst writes one with --monitor, every
+# interface stays at its original, and the postinst and systemctl status
+# say the one command that makes arpownd answer
 ce getent passwd arpownd >/dev/null && fail "the container's root tree already has a user arpownd"
 expect_eq "$(pairs)" "$ORIG" "before the install: the originals"
-echo 'ARPOWND_OPTIONS=--monitor' >"$MERGED/etc/default/arpownd"
-say "apt-get install $CDEB (ARPOWND_OPTIONS=--monitor in /etc/default/arpownd)"
+ce test -e /etc/default/arpownd && fail "the root tree has an /etc/default/arpownd already"
+say "apt-get install $CDEB (a first install)"
 # stdin at /dev/null: a question would end it with an error
-out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB with /etc/default/arpownd: $out"
-pass "apt-get install, non-interactive, over a pre-written /etc/default/arpownd: no question"
-check_installed "installed in monitor mode" "$STATUSM" "$ORIG"
-ce dpkg -S /etc/default/arpownd >/dev/null 2>&1 && fail "/etc/default/arpownd belongs to a package"
-expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=--monitor" "/etc/default/arpownd: the admin's, untouched"
-# the postinst says what happened and how to go back
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB: $out"
+pass "apt-get install, non-interactive: no question"
+check_installed "first install: monitor mode" "$STATUSM" "$ORIG"
+ce dpkg -S /etc/default/arpownd >/dev/null 2>&1 && fail "/etc/default/arpownd belongs to a package (a conffile would ask)"
+grep -qx 'ARPOWND_OPTIONS=--monitor' "$MERGED/etc/default/arpownd" ||
+	fail "first install: /etc/default/arpownd does not say --monitor: $(cat "$MERGED/etc/default/arpownd" 2>&1)"
+# the postinst says what happened, the one command that answers, how to go back
 for want in "arpownd is running; interfaces: answering on 0 of 4, 0 addresses; 3 in monitor mode" "eth0 .* yes  *monitor  *0 " "eth1 .* yes  *monitor  *2 " \
-	"arpownctl counters" "systemctl disable --now arpownd"; do
+	"arpownctl counters" "^    $TO_ANSWER\$" "systemctl disable --now arpownd"; do
 	grep -q -- "$want" <<<"$out" || fail "the postinst's message lacks '$want': $(sed -n '/arpownd is running/,$p' <<<"$out")"
 done
-pass "the postinst says: $(grep 'arpownd is running' <<<"$out"), names each interface and its mode, and how to go back"
+pass "the postinst says: $(grep 'arpownd is running' <<<"$out"), each interface and its mode, the command that answers, how to go back"
+ce systemctl status arpownd --no-pager 2>/dev/null | grep -qF "to answer: $TO_ANSWER" ||
+	fail "systemctl status does not say the command that answers: $(ce systemctl status arpownd --no-pager 2>&1 | head -n 5)"
+pass "systemctl status says: to answer: $TO_ANSWER"
 UID1=$(user_line | cut -d: -f3)
 
-# ---- then for real ------------------------------------------------------------
-rm "$MERGED/etc/default/arpownd"
-out=$(ce systemctl restart arpownd 2>&1) || fail "systemctl restart without /etc/default/arpownd: $out"
+# ---- then for real: the command, as the postinst printed it ----------------
+cmd=$(sed -n '/To let arpownd answer/{n;s/^    //p}' <<<"$out")
+expect_eq "$cmd" "$TO_ANSWER" "the postinst's command"
+out=$(ce sh -c "$cmd" 2>&1) || fail "$cmd: $out"
 check_installed "installed" "$STATUS3" "$MANAGED3"
 expect_eq "$(catalog_ids)" "$NMSGID" "installed: systemd's trigger put arpownd's $NMSGID catalog entries in the journal's database"
 ce journalctl -b -u arpownd -x MESSAGE_ID=6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01 2>/dev/null |
@@ -339,6 +351,8 @@ capt_out() { CAPT_RC=0; CAPT_OUT=$(capt "$@" 2>&1) || CAPT_RC=$?; }
 upgrade reinstall install --reinstall "$CDEB"
 upgrade upgrade install "$CUPDEB"
 expect_eq "$(ce dpkg-query -W -f='${Version}' arpownd)" "$UPVERSION" "upgraded to $UPVERSION"
+ce test -e /etc/default/arpownd && fail "the reinstall or the upgrade wrote /etc/default/arpownd again"
+pass "reinstall and upgrade: what the admin had kept (no /etc/default/arpownd written)"
 out=$(ce arpownctl withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
 # (the daemon sends no STATUS= after a publish or a withdraw; a reload does)
 out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload: $out"
@@ -409,8 +423,12 @@ pass "purged: the user arpownd stays (Debian practice, see README)"
 expect_eq "$(pairs)" "$ORIG" "purged: the originals"
 
 # ---- install again, then a boot ------------------------------------------
+# the admin who wants it to answer from the start says so first
+ce test -e /etc/default/arpownd && fail "purged: an /etc/default/arpownd came back"
+echo 'ARPOWND_OPTIONS=' >"$MERGED/etc/default/arpownd"
 out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install again: $out"
-check_installed "installed again" "$STATUS3" "$MANAGED3"
+check_installed "installed again, ARPOWND_OPTIONS= written first" "$STATUS3" "$MANAGED3"
+expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=" "installed again: the admin's /etc/default/arpownd untouched"
 expect_eq "$(user_line | cut -d: -f3)" "$UID1" "installed again: the same user (uid $UID1)"
 cmp -s "$MERGED/etc/arpownd.conf" "$SRC/conf/arpownd.conf" || fail "installed again: /etc/arpownd.conf is not the example"
 expect_eq "$(ce md5sum /etc/arpownd.conf | cut -d' ' -f1)" "$(conffile_sum)" "installed again: a fresh, unmodified conffile"
@@ -419,6 +437,15 @@ expect_eq "$(pairs)" "$ORIG" "after poweroff: the originals"
 boot
 check_installed "after a boot" "$STATUS3" "$MANAGED3"
 out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
+expect_eq "$(none_at_8)" "" "purged: no interface at arp_ignore 8"
+expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=" "purged: the admin's /etc/default/arpownd stays"
+# a first install again writes its own, and a purge takes that one away
+rm "$MERGED/etc/default/arpownd"
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install a third time: $out"
+check_installed "installed a third time: monitor mode" "$STATUSM" "$ORIG"
+out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
+ce test -e /etc/default/arpownd && fail "purged: the first install's /etc/default/arpownd is still there"
+pass "purged: the first install's /etc/default/arpownd gone"
 expect_eq "$(none_at_8)" "" "purged at last: no interface at arp_ignore 8"
 expect_eq "$(pairs)" "$ORIG" "purged at last: the originals"
 poweroff

@@ -470,7 +470,7 @@ out=$(ce "$BIN/arpownctl" withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 1
 
 # ---- try it first: --monitor through /etc/default/arpownd ---------------
 say "--monitor"
-STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there)"
+STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there); to answer: rm /etc/default/arpownd && systemctl restart arpownd"
 echo 'ARPOWND_OPTIONS=--monitor' >"$MERGED/etc/default/arpownd"
 out=$(restart) || fail "restart with ARPOWND_OPTIONS=--monitor: $out"
 expect_eq "$(pairs)" "$ORIG" "--monitor: every interface at its original"
