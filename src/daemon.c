@@ -100,6 +100,7 @@ struct daemon {
 	bool			 status_sent;
 	struct sst		 status;
 	struct sst_forced	 forced;	/* what --monitor came from, how to answer */
+	bool			 bpf_at_start;	/* CAP_BPF held at start: the kernel path could load */
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
@@ -281,7 +282,8 @@ loop_setup(struct daemon *d)
 	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor,
 	    d->forced },
 	    &d->conf, &d->pub,
-	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d };
+	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d,
+	    d->bpf_at_start };
 	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
 		return -1;
 	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d, report_status, d };
@@ -385,7 +387,7 @@ static int
 start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
-	char err[512];
+	char err[1024];
 	bool fatal;
 
 	if ((d->nslock = nsl_take()) == -1) {
@@ -418,12 +420,16 @@ start_root(struct daemon *d, struct state *st)
 		    "remove them (arpownd --restore uses them)", err);
 		return EX_OSERR;
 	}
-	/* The kernel answer path loads with CAP_BPF, which goes after */
+	/* The kernel answer path loads with CAP_BPF, which goes after; a
+	 * reload asking for it later is told whether a restart would do */
+	d->bpf_at_start = priv_has_bpf();
 	d->kan = kan_open(d->conf, &fatal, err, sizeof(err));
 	if (fatal) {
+		/* asked for what this service cannot do: a configuration
+		 * error, which the unit does not retry (78) */
 		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
 		    "%s; not starting, nothing changed", err);
-		return EX_UNAVAILABLE;
+		return EX_CONFIG;
 	}
 	/* Root is needed no further: the capabilities stay (before any
 	 * socket is opened, so none is held as root). */

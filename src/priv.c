@@ -130,6 +130,14 @@ priv_drop(const char *user)
 	return 0;
 }
 
+bool
+priv_has_bpf(void)
+{
+	capng_get_caps_process();
+	return capng_have_capability(CAPNG_PERMITTED, CAP_BPF) ||
+	    capng_have_capability(CAPNG_PERMITTED, CAP_SYS_ADMIN);
+}
+
 int
 priv_keep_net(void)
 {

@@ -397,12 +397,14 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	if (strcmp(nc->user, oc->user) != 0)
 		log_ctx(LOG_NOTICE, &lc, "user = %s: takes effect at the next start "
 		    "(running as %s)", nc->user, oc->user);
-	/* The program loads with CAP_BPF, given up at start: a path asked
-	 * for now is the next start's, and the capture path answers */
+	/* The program loads with CAP_BPF, given up at start: auto asked for
+	 * now is the next start's, and the capture path answers (kernel is
+	 * refused before this: cannot_honour) */
 	if (r->d.kan == NULL && kan_wanted(nc) && !kan_wanted(oc))
-		log_ctx(LOG_NOTICE, &lc, "answer_path: the kernel answer path loads only "
-		    "at start (it needs CAP_BPF, given up after); the capture path answers "
-		    "until a restart");
+		log_ctx(LOG_NOTICE, &lc, "answer_path = auto: the kernel answer path loads "
+		    "only at start (it needs CAP_BPF, given up after); the capture path "
+		    "answers until a restart%s", r->d.bpf_at_start ? "" :
+		    ", which needs the drop-in kernel-path.conf under systemd");
 	*r->d.conf = nc;
 	syn_reconf(r->d.syn, nc);
 	ans_reconf(r->d.ans, nc);
@@ -418,6 +420,33 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.src.path);
 }
 
+/*
+ * What a good file asks that this process cannot do now: refused like an
+ * error, so that systemctl reload fails and says why, rather than accept
+ * a configuration that is not in effect.  answer_path = kernel means no
+ * answering without the kernel path, which loads only at start: with
+ * CAP_BPF (the unit's drop-in) a restart loads it, without it nothing
+ * will.  1 after the error went to the sink, else 0.
+ */
+static int
+cannot_honour(struct rld *r, const struct conf *nc, struct sink *k)
+{
+	char msg[1024];
+
+	if (r->d.kan != NULL || !kan_required(nc))
+		return 0;
+	if (r->d.bpf_at_start)
+		snprintf(msg, sizeof(msg), "%s: answer_path = kernel: the kernel answer "
+		    "path loads only at start (with CAP_BPF, given up after), and this "
+		    "arpownd started without it: systemctl restart arpownd", r->d.src.path);
+	else
+		snprintf(msg, sizeof(msg), "%s: answer_path = kernel: this arpownd has no "
+		    "CAP_BPF and cannot load the kernel answer path: under systemd, "
+		    KAN_DROPIN_HINT "; or set answer_path = auto or capture", r->d.src.path);
+	sink_err(k, msg);
+	return 1;
+}
+
 int
 rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 {
@@ -430,7 +459,11 @@ rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 	notify_send("RELOADING=1");
 	log_ctx(LOG_NOTICE, &lc, "reloading %s%s", r->d.src.path,
 	    fd != -1 ? " (passed by root)" : "");
-	if ((nc = build(r, fd, &k)) != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
+	if ((nc = build(r, fd, &k)) != NULL && cannot_honour(r, nc, &k)) {
+		conf_free(nc);
+		nc = NULL;
+	}
+	if (nc != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
 		conf_free(nc);
 		nc = NULL;
 		if (out != NULL)

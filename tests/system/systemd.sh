@@ -573,15 +573,40 @@ if ce ldd "$SBIN/arpownd" | grep -q libbpf; then
 	[ -n "$KP" ] || fail "make install did not put examples/kernel-path.conf in the documentation"
 	printf '[global]\ninterfaces = eth0 eth1\nanswer_path = kernel\n' >"$MERGED$CONFFILE"
 	chmod 0644 "$MERGED$CONFFILE"
-	# without the drop-in: answer_path = kernel refuses to start, and says why
+	# without the drop-in: a configuration the service cannot honour.
+	# arpownd -n (as root, who could load it) asks systemd what the unit
+	# gives and refuses it; the start fails once, 78, not retried, and
+	# names the drop-in
+	rc=0
+	out=$(ce "$SBIN/arpownd" -n 2>&1) || rc=$?
+	expect_eq "$rc" 78 "answer_path = kernel, no drop-in: arpownd -n refuses it (the unit gives no CAP_BPF)"
+	grep -q "arpownd.service, which runs arpownd, gives it no CAP_BPF.*install the drop-in kernel-path.conf ($KP, or contrib/systemd/kernel-path.conf in the source)" <<<"$out" ||
+		fail "arpownd -n does not name the drop-in and where it is: $out"
 	ce systemctl reset-failed arpownd
+	nr=$(prop NRestarts)
 	out=$(ce systemctl start arpownd 2>&1) && fail "answer_path = kernel without the drop-in: the start succeeded"
-	ce journalctl -u arpownd --no-pager -n 20 | grep -q 'the kernel answer path cannot load' ||
-		fail "answer_path = kernel without CAP_BPF: the journal does not say why"
-	pass "answer_path = kernel, no drop-in: not started, the journal says why"
+	sleep 2.5	# RestartSec=1s: time for a retry that must not come
+	expect_eq "$(prop Result)/$(prop ExecMainStatus)/$(prop NRestarts)" "exit-code/78/$nr" \
+		"answer_path = kernel, no drop-in: failed once with 78, not restarted"
+	ce journalctl -u arpownd --no-pager -n 20 | grep -q "no CAP_BPF and cannot load the kernel answer path: under systemd, install the drop-in kernel-path.conf ($KP," ||
+		fail "answer_path = kernel without CAP_BPF: the journal does not name the drop-in: $(ce journalctl -u arpownd --no-pager -n 5)"
+	pass "answer_path = kernel, no drop-in: not started, once, the journal names $KP"
+	# running on the capture path, a reload to it fails too, and says why
+	printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED$CONFFILE"
+	ce systemctl reset-failed arpownd
+	out=$(ce systemctl start arpownd 2>&1) || fail "start with the capture path: $out"
+	printf '[global]\ninterfaces = eth0 eth1\nanswer_path = kernel\n' >"$MERGED$CONFFILE"
+	out=$(ce systemctl reload arpownd 2>&1) && fail "reload to answer_path = kernel without the drop-in succeeded"
+	ce journalctl -u arpownd --no-pager -n 20 | grep -q "answer_path = kernel: this arpownd has no CAP_BPF" ||
+		fail "the refused reload does not say why: $(ce journalctl -u arpownd --no-pager -n 5)"
+	expect_eq "$(prop ActiveState)" active "the refused reload: still running, the capture path answers"
+	pass "answer_path = kernel, no drop-in: systemctl reload fails and says why"
+	out=$(ce systemctl stop arpownd 2>&1) || fail "stop: $out"
 	mkdir -p "$MERGED/etc/systemd/system/arpownd.service.d"
 	ce cp "$KP" /etc/systemd/system/arpownd.service.d/kernel-path.conf || fail "cp $KP"
 	ce systemctl daemon-reload || fail "daemon-reload"
+	out=$(ce "$SBIN/arpownd" -n -q 2>&1) || fail "with the drop-in: arpownd -n still refuses: $out"
+	pass "with the drop-in (after daemon-reload): arpownd -n accepts answer_path = kernel"
 	ce systemctl reset-failed arpownd
 	out=$(ce systemctl start arpownd 2>&1) || fail "answer_path = kernel with kernel-path.conf: $out"
 	ce journalctl -u arpownd --no-pager -n 40 | grep -q 'answered by the kernel path' ||

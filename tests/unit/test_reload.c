@@ -164,7 +164,7 @@ setup(void **state)
 	f->ans = ans_new(&nd, f->conf, f->pub);
 	f->tf = tf_new(f->loop, view, f);
 	rd = (struct rld_deps){ { f->path, true, false, { NULL, NULL } }, &f->conf, &f->pub, f->ifm, f->syn, f->ans,
-	    f->anr, f->pop, NULL, f->tf, NULL, status, f };
+	    f->anr, f->pop, NULL, f->tf, NULL, status, f, false };
 	f->rld = rld_new(&rd, 1.0);
 	pop_set_anr(f->pop, f->anr);
 	syn_set_anr(f->syn, f->anr);
