@@ -423,7 +423,9 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 /*
  * What a good file asks that this process cannot do now: refused like an
  * error, so that systemctl reload fails and says why, rather than accept
- * a configuration that is not in effect.  answer_path = kernel means no
+ * a configuration that is not in effect.  A metrics_file in a directory
+ * the unit's mount namespace holds read-only (made after the start) or
+ * the user cannot write.  answer_path = kernel means no
  * answering without the kernel path, which loads only at start: with
  * CAP_BPF (the unit's drop-in) a restart loads it, without it nothing
  * will.  1 after the error went to the sink, else 0.
@@ -431,8 +433,18 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 static int
 cannot_honour(struct rld *r, const struct conf *nc, struct sink *k)
 {
-	char msg[1024];
+	const struct conf *oc = *r->d.conf;
+	char msg[1024], why[768];
 
+	/* a metrics file newly asked for, where this process cannot write:
+	 * the error it would log once, said now to the one who reloads */
+	if (nc->metrics_file != NULL && (oc->metrics_file == NULL ||
+	    strcmp(nc->metrics_file, oc->metrics_file) != 0) &&
+	    tf_writable(nc->metrics_file, why, sizeof(why)) == -1) {
+		snprintf(msg, sizeof(msg), "%s: %s", r->d.src.path, why);
+		sink_err(k, msg);
+		return 1;
+	}
 	if (r->d.kan != NULL || !kan_required(nc))
 		return 0;
 	if (r->d.bpf_at_start)
