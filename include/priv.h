@@ -3,7 +3,11 @@
 #define ARPOWND_PRIV_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
+/* The uid the daemon runs as once priv_drop(user) is done: ours when not
+ * root; (uid_t)-1 when user does not resolve. */
+uid_t priv_target(const char *user);
 /* As root, become user (name, UID or UID:GID; "root" stays) with the two caps; 0, or -1 logged. */
 int priv_drop(const char *user);
 /* May this process load a BPF program: CAP_BPF (or CAP_SYS_ADMIN) permitted? */

@@ -401,7 +401,8 @@ start_root(struct daemon *d, struct state *st)
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
-	if ((d->sd = sdir_open(o->state_dir, SDIR_DAEMON, err, sizeof(err))) == NULL) {
+	if ((d->sd = sdir_open_as(o->state_dir, SDIR_DAEMON, priv_target(d->conf->user), err,
+	    sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: not starting, nothing changed", err);
 			return EX_OSERR;

@@ -84,6 +84,22 @@ resolve(const char *user, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
+uid_t
+priv_target(const char *user)
+{
+	const char *colon = strchr(user, ':');
+	size_t ulen = colon ? (size_t)(colon - user) : strlen(user);
+	unsigned long u;
+	struct passwd *pw;
+
+	if (geteuid() != 0 || strcmp(user, "root") == 0)
+		return geteuid();
+	if (strspn(user, "0123456789") == ulen && ulen > 0)
+		return parse_id(user, ulen, &u) == -1 ? (uid_t)-1 : (uid_t)u;
+	/* quietly: priv_drop says what is wrong with it */
+	return (pw = getpwnam(user)) != NULL ? pw->pw_uid : (uid_t)-1;
+}
+
 int
 priv_drop(const char *user)
 {
