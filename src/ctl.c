@@ -20,6 +20,7 @@
 #include <sys/un.h>
 #include <errno.h>
 #include <ev.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -128,7 +129,10 @@ ctl_open(const char *dir, char *err, size_t errlen)
 		c->admin_gid = gr->gr_gid;
 		c->has_admin = true;
 	}
-	if (chmod(c->path, 0660) == -1 || listen(c->fd, CTL_CLIENTS) == -1) {
+	/* never through a link: root may be making it in the directory of the
+	 * user it runs as (statedir.c), who could swap the path meanwhile */
+	if (fchmodat(AT_FDCWD, c->path, 0660, AT_SYMLINK_NOFOLLOW) == -1 ||
+	    listen(c->fd, CTL_CLIENTS) == -1) {
 		util_seterr(err, errlen, -1, "%s: %s", c->path, strerror(errno));
 		goto fail;
 	}

@@ -46,6 +46,22 @@ expect_reply c c0 10.0.0.2 "$MAC1" "the service after it: 10.0.0.2 answered by e
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "the service: clean stop"
 
+# root makes the control socket in a directory that user owns: should
+# that user swap the socket's path for a link meanwhile, root follows it
+# nowhere (the mode is set without following links)
+echo secret >"$TMPDIR_T/victim"
+chmod 600 "$TMPDIR_T/victim"
+rc=0
+ns h env LD_PRELOAD="$FAULTINJ" ARPOWND_FAULT_SWAPCTL="$TMPDIR_T/victim" "$ARPOWND" -d -c "$CONF" \
+	--state-dir "$ARPOWND_STATE_DIR" >"$TMPDIR_T/swap.out" 2>&1 &
+swp=$!
+for _ in $(seq 50); do _alive "$swp" || break; sleep 0.1; done
+kill -TERM "$swp" 2>/dev/null
+wait "$swp" 2>/dev/null || rc=$?
+expect_eq "$(stat -c '%a' "$TMPDIR_T/victim")" 600 "the control socket's path swapped for a link: its target's mode untouched"
+rm -f "$ARPOWND_STATE_DIR/control"
+expect_eq "$(sysctl_get h eth0 arp_ignore)" 0 "and nothing left changed"
+
 # a directory of another user's: refused, the advice breaks nothing
 chown 61998:61998 "$ARPOWND_STATE_DIR"
 rc=0
