@@ -31,7 +31,7 @@
 # makes a skip a failure.  ARPOWND_DEB=path.deb installs that file.
 
 . "${top_srcdir:-.}/tests/system/lib.sh"
-need_cmd debootstrap systemd-nspawn nsenter setpriv ip flock dpkg-deb man
+need_cmd debootstrap systemd-nspawn nsenter setpriv ip flock dpkg-deb man col python3
 need_netns
 . "${top_srcdir:-.}/tests/system/deb.sh"
 
