@@ -33,7 +33,8 @@ void cmd_free(struct cmd *c);
 /* Answer req (ctl_handler): the body onto out, 0 and *type, or a sysexits
  * code with the reason on out; fd: a file root passed with it, or -1. */
 int cmd_handle(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char **type);
-/* SIGUSR1: what status and counters say, a JSON line each, to the log. */
+/* SIGUSR1: what status and counters say, one log entry (a line of JSON)
+ * each, at notice. */
 void cmd_dump(struct cmd *c);
 
 #endif

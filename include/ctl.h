@@ -10,7 +10,8 @@
 #include "ctlproto.h"
 
 #define CTL_SOCKET	"control"	/* in the state directory */
-#define CTL_GROUP	"arpownd"	/* the socket's group, where it exists */
+#define CTL_GROUP	"arpownd"	/* the socket's group, where it exists: may ask */
+#define CTL_ADMIN_GROUP	"arpownd-admin"	/* may also change: reload, announce, publish, withdraw */
 #define CTL_CLIENTS	16		/* connections served at once */
 #define CTL_IDLE	5.0		/* seconds for a request, or for a reply's progress */
 #define CTL_OUT_MAX	(8u << 20)	/* reply bytes waiting, all clients, before refusing */
@@ -26,8 +27,9 @@ typedef int ctl_handler(void *arg, const struct ctlp_req *req, int fd, FILE *out
 
 /* Create and listen on dir/control: while root, before dropping
  * privileges; mode 0660, owner our uid, group CTL_GROUP where it exists,
- * else ours.  A stale socket there is replaced, anything else refused.
- * NULL with why in err. */
+ * else ours.  Its group may ask; root, our uid and CTL_ADMIN_GROUP may
+ * also change (ctlp_changes).  A stale socket there is replaced, anything
+ * else refused.  NULL with why in err. */
 struct ctl *ctl_open(const char *dir, char *err, size_t errlen);
 /* Serve on loop from now on, each request to fn. */
 void ctl_start(struct ctl *c, struct ev_loop *loop, ctl_handler *fn, void *arg);

@@ -20,6 +20,7 @@ struct client {
 	pid_t		 pid;
 	double		 since;		/* last activity: accepted, read, answered */
 	bool		 root;		/* may pass an fd */
+	bool		 may_change;	/* root, us, CTL_ADMIN_GROUP: ctlp_changes commands */
 	bool		 eof;		/* the peer has sent all it will */
 	bool		 closing;	/* close once the reply is out */
 	bool		 ready;		/* a request waits for serve_cb */
@@ -37,7 +38,9 @@ struct ctl {
 	char		*path;
 	int		 fd;
 	uid_t		 uid;		/* the socket's owner */
-	gid_t		 gid;		/* and group */
+	gid_t		 gid;		/* and group: may ask */
+	gid_t		 admin_gid;	/* CTL_ADMIN_GROUP's, when has_admin: may change */
+	bool		 has_admin;
 	struct ev_loop	*loop;
 	ev_io		 lw;
 	ev_timer	 pause;		/* accept again after fd exhaustion */
@@ -52,8 +55,10 @@ struct ctl {
 
 /* Set up c's serve and spin watchers (not started): ctl_start, once. */
 void ctlc_init(struct ctl *c);
-/* Serve the admitted peer (uid, pid) on fd from the free slot k. */
-void ctlc_start(struct ctl *c, struct client *k, int fd, uid_t uid, pid_t pid);
+/* Serve the admitted peer (uid, pid) on fd from the free slot k; may_change
+ * when it may send the commands that change the daemon's state. */
+void ctlc_start(struct ctl *c, struct client *k, int fd, uid_t uid, pid_t pid,
+    bool may_change);
 /* Close k's connection, whatever it was doing; its slot is free. */
 void ctlc_drop(struct client *k);
 /* Waiting for a request, nothing of one read, nothing owed to it. */

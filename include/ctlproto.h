@@ -50,6 +50,9 @@ struct ctlp_head {
 int ctlp_parse(const char *line, size_t len, struct ctlp_req *req, char *err, size_t errlen);
 /* The command's name as the protocol spells it. */
 const char *ctlp_cmd_str(enum ctlp_cmd c);
+/* Does c change what the daemon does (reload, announce, publish, withdraw),
+ * rather than only say what it is doing? */
+bool ctlp_changes(enum ctlp_cmd c);
 /* Write the header of a reply into buf (CTLP_HEAD_MAX bytes); its length. */
 size_t ctlp_head_format(const struct ctlp_head *h, char buf[static CTLP_HEAD_MAX]);
 /* Parse a header line of len bytes (newline excluded); 0, or -1 when malformed. */

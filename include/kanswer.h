@@ -30,12 +30,25 @@ struct kan_deps {
 	struct stats	*st;
 };
 
+#ifndef EXAMPLESDIR
+#define EXAMPLESDIR	"/usr/share/doc/arpownd/examples"	/* configure's docdir */
+#endif
+/* What gives the service CAP_BPF, for the messages that say it has none:
+ * the drop-in, where the package puts it and where the source has it. */
+#define KAN_DROPIN_HINT	"install the drop-in kernel-path.conf (" EXAMPLESDIR \
+	"/kernel-path.conf, or contrib/systemd/kernel-path.conf in the source) as " \
+	"/etc/systemd/system/arpownd.service.d/kernel-path.conf, then systemctl " \
+	"daemon-reload and systemctl restart arpownd"
+
 /* Does c ask for the kernel path anywhere (answer_path auto or kernel)? */
 bool kan_wanted(const struct conf *c);
+/* Does c require it (answer_path = kernel anywhere: no answering without it)? */
+bool kan_required(const struct conf *c);
 /* Before the privilege drop (loading needs CAP_BPF): load it, sized for
  * the namespace; NULL when c does not want it, or it cannot load: with
  * auto, logged once with why, and the capture path answers; with kernel,
- * *fatal is set and why is in err. */
+ * *fatal is set and why is in err (naming the drop-in when this process
+ * has no CAP_BPF): a configuration this service cannot honour. */
 struct kan *kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen);
 /* After the first dump, on the loop: attach to the interfaces that use
  * it, write every grant, watch its events. */

@@ -40,6 +40,10 @@ bool log_enabled(int prio);
  * appended when errnum is not 0. */
 void log_at(const struct log_loc *loc, int errnum, int prio, const struct log_ctx *ctx,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* One entry of prefix and the len bytes of text as they are, whatever
+ * their length (not formatted, never rate-limited): a JSON document. */
+void log_text_at(const struct log_loc *loc, int prio, const struct log_ctx *ctx,
+    const char *prefix, const char *text, size_t len);
 /* log_at, then exit with code. */
 void fatal_at(const struct log_loc *loc, int code, int errnum, const char *fmt, ...)
     __attribute__((format(printf, 4, 5), noreturn));
@@ -51,6 +55,7 @@ void fatal_at(const struct log_loc *loc, int code, int errnum, const char *fmt, 
 #define log_notice(...)		log_at(LOG_HERE, 0, LOG_NOTICE, NULL, __VA_ARGS__)
 #define log_info(...)		log_at(LOG_HERE, 0, LOG_INFO, NULL, __VA_ARGS__)
 #define log_debug(...)		log_at(LOG_HERE, 0, LOG_DEBUG, NULL, __VA_ARGS__)
+#define log_text(...)		log_text_at(LOG_HERE, __VA_ARGS__)
 #define fatal(code, ...)	fatal_at(LOG_HERE, (code), errno, __VA_ARGS__)
 #define fatalx(code, ...)	fatal_at(LOG_HERE, (code), 0, __VA_ARGS__)
 

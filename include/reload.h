@@ -9,6 +9,7 @@
 
 #include "conf.h"
 #include "publish.h"
+#include "status.h"
 
 struct ans;
 struct anr;
@@ -25,6 +26,7 @@ struct rld_source {
 	const char	*path;		/* the configuration file */
 	bool		 explicit_path;	/* named with -c: its absence is an error */
 	bool		 monitor;	/* --monitor: every interface watched, none answered */
+	struct sst_forced forced;	/* with monitor: what set it, how to answer */
 };
 
 /* Who is told of a new configuration; all outlive the reloader. */
@@ -42,6 +44,7 @@ struct rld_deps {
 	struct kan	*kan;		/* the kernel answer path, or NULL */
 	void		(*status)(void *arg);	/* STATUS= once done */
 	void		*status_arg;
+	bool		 bpf_at_start;	/* CAP_BPF held at start: a restart could load the kernel path */
 };
 
 /* Load the configuration as a start does: the built-in defaults when it
@@ -65,7 +68,9 @@ struct rld *rld_new(const struct rld_deps *d, double loaded);
 void rld_free(struct rld *r);
 /* Read the configuration again, from fd (one root passed, -1: the path);
  * the errors also onto out, and the warnings (a line each) onto warn,
- * when not NULL; 0, or EX_CONFIG. */
+ * when not NULL; 0, or EX_CONFIG.  Refused too: what this process cannot
+ * honour now (answer_path = kernel without the kernel path loaded; a
+ * metrics_file in a directory it cannot write). */
 int rld_reload(struct rld *r, int fd, FILE *out, FILE *warn);
 /* When the configuration in force was read; when a reload was last refused (0: never). */
 void rld_times(const struct rld *r, double *loaded, double *failed);

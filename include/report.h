@@ -12,6 +12,7 @@
 #include "publish.h"
 #include "statefile.h"
 #include "stats.h"
+#include "status.h"
 #include "table.h"
 
 #define RPT_SCHEMA	2	/* the JSON schema's version, in every document */
@@ -48,6 +49,7 @@ struct rpt_view {
 	const struct state_orig *(*orig)(void *arg, int ifindex);
 	void			*orig_arg;
 	const struct pub	*pub;		/* published addresses, or NULL */
+	struct sst_forced	 forced;	/* --monitor: why, and how to answer */
 	bool			 up;		/* false in the last metrics at stop */
 	const char		*only;		/* interfaces, counters: this one's alone */
 	uint32_t		 only_addr;	/* published: the entry of this one alone */

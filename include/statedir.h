@@ -4,6 +4,7 @@
 #define ARPOWND_STATEDIR_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "statefile.h"
 
@@ -19,6 +20,12 @@ struct sdir;			/* the directory, its lock and its open files */
 
 /* Open (0755 if missing), check and lock dir, open its files; NULL + err, errno EWOULDBLOCK if held. */
 struct sdir *sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen);
+/* sdir_open for a daemon started as root that will run as uid as: a
+ * directory of that user's is its own too (the unit's RuntimeDirectory=,
+ * which arpownd -d run by hand then shares); files made in it are given
+ * to that user. */
+struct sdir *sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err,
+    size_t errlen);
 /* Close the files, releasing the lock. */
 void sdir_close(struct sdir *sd);
 /* Read the newest valid saved records into st (empty when none); 0, or -1 with why in err. */

@@ -3,6 +3,8 @@
 #ifndef ARPOWND_TEXTFILE_H
 #define ARPOWND_TEXTFILE_H
 
+#include <stddef.h>
+
 #include "conf.h"
 #include "report.h"
 
@@ -14,6 +16,9 @@ struct tf *tf_new(struct ev_loop *loop, rpt_view_fn *view, void *arg);
 void tf_free(struct tf *t);
 /* The configuration in force from now on: (re)arm the timer, write now. */
 void tf_reconf(struct tf *t, const struct conf *c);
+/* Can this process write file's directory now (a metrics_file a reload
+ * asks for)?  0, or -1 with why and what to do in why. */
+int tf_writable(const char *file, char *why, size_t len);
 /* The last write, at stop: arpownd_up 0. */
 void tf_final(struct tf *t);
 

@@ -22,6 +22,8 @@ bool util_ifname_ok(const char *s, size_t len);
 /* The sysexits code for a failure with errno e: EX_NOPERM for a
  * permission, else EX_OSERR. */
 int util_exit_code(int e);
+/* Levenshtein's distance of a and b, for "did you mean"; 99 past 62 bytes. */
+size_t util_distance(const char *a, const char *b);
 /* mac as aa:bb:cc:dd:ee:ff in buf; returns buf. */
 char *util_mac_str(const uint8_t mac[static 6], char buf[static UTIL_MAC_STRLEN]);
 

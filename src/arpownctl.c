@@ -55,12 +55,14 @@ usage(FILE *f)
 	    "usage: arpownctl [--state-dir DIR] [--json] COMMAND [ARG ...] [OPTION ...]\n"
 	    "Ask the running arpownd.\n"
 	    "\n"
-	    "commands:\n"
+	    "commands (the first six for group %s; the others change arpownd,\n"
+	    "for root and group %s):\n"
 	    "  status                    version, uptime, mode, managed interfaces\n"
 	    "  interfaces [IFACE]        every interface (or one), its sysctls and addresses\n"
 	    "  counters [IFACE]          what was received, answered and refused\n"
 	    "  conflicts                 other hosts claiming our addresses\n"
 	    "  metrics                   the counters in Prometheus text format\n"
+	    "  published [ADDR]          what is published (or what publishes ADDR)\n"
 	    "  reload [-c FILE]          reread the configuration (fails on a bad file);\n"
 	    "                            run as root, passes FILE (default %s)\n"
 	    "  announce ADDR|IFACE       send gratuitous ARP for an address or interface\n"
@@ -68,13 +70,12 @@ usage(FILE *f)
 	    "                            answer for addresses no interface holds, on IFACE\n"
 	    "                            (a name, never a pattern; wider than /16: --force)\n"
 	    "  withdraw ADDR[/LEN]       stop answering for what publish added\n"
-	    "  published [ADDR]          what is published (or what publishes ADDR)\n"
 	    "\n"
 	    "  --state-dir DIR  where the daemon's control socket is (default %s)\n"
 	    "  --json           print the daemon's JSON as it is\n"
 	    "  -V, --version    print the version and exit\n"
 	    "  -h, --help       print this help and exit\n",
-	    CONF_DEFAULT_PATH, SDIR_DEFAULT_DIR);
+	    CTL_GROUP, CTL_ADMIN_GROUP, CONF_DEFAULT_PATH, SDIR_DEFAULT_DIR);
 }
 
 /* ------------------------------------------------------------- the wire */
@@ -120,8 +121,9 @@ conn_open(struct conn *c, const char *dir)
 		die(EX_UNAVAILABLE, "arpownd is not running: nothing listens on %s", path);
 	case EACCES:
 	case EPERM:
-		die(EX_NOPERM, "%s: permission denied (root, arpownd's user and group "
-		    "%s may connect)", path, CTL_GROUP);
+		die(EX_NOPERM, "%s: permission denied (root, arpownd's user and the "
+		    "members of group %s may connect: adduser USER %s, then log in again)",
+		    path, CTL_GROUP, CTL_GROUP);
 	case EAGAIN:
 		die(EX_TEMPFAIL, "%s: arpownd is busy, try again", path);
 	default:

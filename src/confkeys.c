@@ -662,30 +662,6 @@ ckey_parse(const struct ckey *k, struct conf *c, struct conf_iface *s, struct co
 	return k->parse(&d, v, why);
 }
 
-/* Levenshtein's distance; 99 for what is too long to be a key. */
-static size_t
-distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, d[64];
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		d[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = d[0];
-		d[0] = i;
-		for (j = 1; j <= lb; j++) {
-			cur = d[j];
-			d[j] = a[i - 1] == b[j - 1] ? prev :
-			    1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1]) :
-			    (d[j] < d[j - 1] ? d[j] : d[j - 1]));
-			prev = cur;
-		}
-	}
-	return d[lb];
-}
-
 /* The first row within two edits of name, of those nearest. */
 const char *
 ckey_near(const char *name, unsigned where)
@@ -694,7 +670,7 @@ ckey_near(const char *name, unsigned where)
 	size_t i, bd = 3, dd;
 
 	for (i = 0; i < NKEYS; i++)
-		if ((keys[i].where & where) != 0 && (dd = distance(name, keys[i].name)) < bd) {
+		if ((keys[i].where & where) != 0 && (dd = util_distance(name, keys[i].name)) < bd) {
 			bd = dd;
 			best = keys[i].name;
 		}

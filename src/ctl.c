@@ -9,7 +9,10 @@
  * Access: the socket is 0660, our uid and group CTL_GROUP; and every peer
  * is checked with SO_PEERCRED and SO_PEERGROUPS, so that a process that
  * passes the file mode some other way (CAP_DAC_OVERRIDE, an fd handed on)
- * is still only served when it is root, us, or in the group. */
+ * is still only served when it is root, us, or in the group.  As chrony
+ * keeps monitoring apart from control, the group may ask and only root,
+ * us and CTL_ADMIN_GROUP may change (reload, announce, publish, withdraw):
+ * watching a host's ARP is not moving its addresses. */
 #include "config.h"
 
 #include <sys/socket.h>
@@ -17,6 +20,7 @@
 #include <sys/un.h>
 #include <errno.h>
 #include <ev.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -121,7 +125,14 @@ ctl_open(const char *dir, char *err, size_t errlen)
 			log_warn("%s: cannot give it to group %s (gid %u), keeping gid %u",
 			    c->path, CTL_GROUP, (unsigned)gr->gr_gid, (unsigned)c->gid);
 	}
-	if (chmod(c->path, 0660) == -1 || listen(c->fd, CTL_CLIENTS) == -1) {
+	if ((gr = getgrnam(CTL_ADMIN_GROUP)) != NULL) {
+		c->admin_gid = gr->gr_gid;
+		c->has_admin = true;
+	}
+	/* never through a link: root may be making it in the directory of the
+	 * user it runs as (statedir.c), who could swap the path meanwhile */
+	if (fchmodat(AT_FDCWD, c->path, 0660, AT_SYMLINK_NOFOLLOW) == -1 ||
+	    listen(c->fd, CTL_CLIENTS) == -1) {
 		util_seterr(err, errlen, -1, "%s: %s", c->path, strerror(errno));
 		goto fail;
 	}
@@ -133,31 +144,38 @@ fail:
 
 /* ------------------------------------------------------------ accepting */
 
-/* Root, us, the socket's owner, or its group (primary or supplementary). */
-static bool
-allowed(const struct ctl *c, int fd, const struct ucred *cr)
+enum access { ACC_NONE, ACC_ASK, ACC_CHANGE };
+
+/* What a peer may do: change (root, us, the admin group), ask (the
+ * socket's group), or nothing; groups primary or supplementary. */
+static enum access
+access_of(const struct ctl *c, int fd, const struct ucred *cr)
 {
 	gid_t small[64], *g = small;
 	socklen_t len = sizeof(small);
-	bool ok = false;
+	bool ask = false, change = false;
 	size_t i;
 
-	if (cr->uid == 0 || cr->uid == c->uid || cr->uid == geteuid() || cr->gid == c->gid)
-		return true;
+	if (cr->uid == 0 || cr->uid == c->uid || cr->uid == geteuid() ||
+	    (c->has_admin && cr->gid == c->admin_gid))
+		return ACC_CHANGE;
+	ask = cr->gid == c->gid;
 	/* SO_PEERGROUPS (Linux 4.13): ERANGE says how much room it needs */
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) == -1) {
 		if (errno != ERANGE || (g = malloc(len)) == NULL)
-			return false;
+			return ask ? ACC_ASK : ACC_NONE;
 		if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len) == -1) {
 			free(g);
-			return false;
+			return ask ? ACC_ASK : ACC_NONE;
 		}
 	}
-	for (i = 0; i < len / sizeof(gid_t) && !ok; i++)
-		ok = g[i] == c->gid;
+	for (i = 0; i < len / sizeof(gid_t); i++) {
+		ask = ask || g[i] == c->gid;
+		change = change || (c->has_admin && g[i] == c->admin_gid);
+	}
 	if (g != small)
 		free(g);
-	return ok;
+	return change ? ACC_CHANGE : ask ? ACC_ASK : ACC_NONE;
 }
 
 /* Tell a connection we cannot serve why, if it listens; never waits. */
@@ -222,6 +240,7 @@ accept_one(struct ctl *c, int fd)
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
 	struct client *k;
+	enum access acc;
 	char msg[160];
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == -1) {
@@ -230,7 +249,7 @@ accept_one(struct ctl *c, int fd)
 		return;
 	}
 	/* before admission: a stranger never costs anyone a slot */
-	if (!allowed(c, fd, &cr)) {
+	if ((acc = access_of(c, fd, &cr)) == ACC_NONE) {
 		/* the same uid at most once per 10 s: log.c limits warnings */
 		log_warnx("control: refused uid %u: only root, uid %u and group %u "
 		    "may use %s", (unsigned)cr.uid, (unsigned)c->uid, (unsigned)c->gid,
@@ -243,7 +262,7 @@ accept_one(struct ctl *c, int fd)
 	}
 	if ((k = admit(c, fd, cr.uid)) == NULL)
 		return;
-	ctlc_start(c, k, fd, cr.uid, cr.pid);
+	ctlc_start(c, k, fd, cr.uid, cr.pid, acc == ACC_CHANGE);
 }
 
 static void

@@ -163,6 +163,18 @@ client_request(struct client *k, const char *line, size_t len)
 		client_err(k, code, "%s\n", err);
 		return;
 	}
+	/* asking is the group's; changing root's, ours and the admin group's */
+	if (ctlp_changes(req.cmd) && !k->may_change) {
+		if (fd != -1)
+			close(fd);
+		log_warnx("control: uid %u (pid %ld) may not %s: only root, arpownd's "
+		    "own user and group %s may change arpownd", (unsigned)k->uid,
+		    (long)k->pid, ctlp_cmd_str(req.cmd), CTL_ADMIN_GROUP);
+		client_err(k, EX_NOPERM, "%s: permission denied: uid %u may ask arpownd, "
+		    "not change it: %s is for root and group %s\n", ctlp_cmd_str(req.cmd),
+		    (unsigned)k->uid, ctlp_cmd_str(req.cmd), CTL_ADMIN_GROUP);
+		return;
+	}
 	if (c->pending >= CTL_OUT_MAX) {
 		if (fd != -1)
 			close(fd);
@@ -386,7 +398,7 @@ ctlc_init(struct ctl *c)
 }
 
 void
-ctlc_start(struct ctl *c, struct client *k, int fd, uid_t uid, pid_t pid)
+ctlc_start(struct ctl *c, struct client *k, int fd, uid_t uid, pid_t pid, bool may_change)
 {
 	memset(k, 0, offsetof(struct client, in));	/* inlen included */
 	k->c = c;
@@ -396,6 +408,7 @@ ctlc_start(struct ctl *c, struct client *k, int fd, uid_t uid, pid_t pid)
 	k->pid = pid;
 	k->since = ev_now(c->loop);
 	k->root = uid == 0;
+	k->may_change = may_change;
 	ev_io_init(&k->rw, read_cb, fd, EV_READ);
 	ev_io_init(&k->ww, write_cb, fd, EV_WRITE);
 	ev_timer_init(&k->idle, idle_cb, CTL_IDLE, 0.);

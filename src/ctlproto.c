@@ -78,6 +78,13 @@ ctlp_cmd_str(enum ctlp_cmd c)
 	return (unsigned)c < CTLP_NCMDS ? cmd_names[c] : "?";
 }
 
+bool
+ctlp_changes(enum ctlp_cmd c)
+{
+	return c == CTLP_RELOAD || c == CTLP_ANNOUNCE || c == CTLP_PUBLISH ||
+	    c == CTLP_WITHDRAW;
+}
+
 /* A decimal number without sign or leading zeros, at most max. */
 static int
 parse_dec(const char *s, size_t len, unsigned long max, unsigned long *out)

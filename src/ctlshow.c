@@ -212,10 +212,51 @@ show_kpath(json_object *k)
 	free(sr);
 }
 
+/* What each configured name or glob matches now: a typo shows as
+ * "nothing", with the name it most likely meant. */
+static void
+show_configured(json_object *v)
+{
+	struct table t = { 3, 0, 0, NULL };
+	json_object *e, *m;
+	char pat[64], where[96], what[160];
+	size_t i, j, nm, o;
+
+	if (v == NULL || json_object_array_length(v) == 0)
+		return;
+	putchar('\n');
+	row(&t, "CONFIGURED", "IN", "MATCHES NOW");
+	for (i = 0; i < json_object_array_length(v); i++) {
+		e = json_object_array_get_idx(v, i);
+		m = get(e, "matches");
+		nm = m != NULL ? json_object_array_length(m) : 0;
+		snprintf(pat, sizeof(pat), "%s%s", json_object_get_boolean(get(e, "exclude")) ?
+		    "!" : "", str(e, "pattern") != NULL ? str(e, "pattern") : "?");
+		if (str(e, "section") != NULL)
+			snprintf(where, sizeof(where), "[interface %s] match", str(e, "section"));
+		else
+			snprintf(where, sizeof(where), "interfaces");
+		o = 0;
+		what[0] = '\0';
+		for (j = 0; j < nm && j < 6 && o < sizeof(what); j++)
+			o += (size_t)snprintf(what + o, sizeof(what) - o, "%s%s", j ? " " : "",
+			    json_object_get_string(json_object_array_get_idx(m, j)));
+		if (nm > 6 && o < sizeof(what))
+			snprintf(what + o, sizeof(what) - o, " ... (%zu in all)", nm);
+		else if (nm == 0 && str(e, "did_you_mean") != NULL)
+			snprintf(what, sizeof(what), "nothing (did you mean \"%s\"?)",
+			    str(e, "did_you_mean"));
+		else if (nm == 0)
+			snprintf(what, sizeof(what), "nothing now");
+		row(&t, pat, where, what);
+	}
+	table_print(&t);
+}
+
 static void
 show_status(json_object *o)
 {
-	json_object *cfg = get(o, "config"), *m = get(o, "managed"), *e;
+	json_object *cfg = get(o, "config"), *m = get(o, "managed"), *e, *mf;
 	struct table t = { 6, 0, 0, NULL };
 	char a[32], b[32], c[32];
 	const char *path = str(cfg, "path");
@@ -225,7 +266,18 @@ show_status(json_object *o)
 	printf("arpownd %s, pid %lld, up %s (since %s)\n", str(o, "version"),
 	    num(o, "pid"), duration(a, json_object_get_double(get(o, "uptime_seconds"))),
 	    when(b, o, "started_at"));
-	printf("mode:          %s\n", str(o, "mode"));
+	mf = get(o, "monitor_forced");
+	if (mf != NULL && str(mf, "by") != NULL) {
+		/* the file's mode does not count: say what does, and the way out */
+		char *by = show_safe(str(mf, "by"));
+		char *to = show_safe(str(mf, "to_answer") != NULL ? str(mf, "to_answer") : "?");
+
+		printf("mode:          monitor, forced by %s\n", by);
+		printf("to answer:     %s\n", to);
+		free(by);
+		free(to);
+	} else
+		printf("mode:          %s\n", str(o, "mode"));
 	printf("configuration: %s, loaded %s", sp, when(a, cfg, "loaded_at"));
 	if (get(cfg, "last_reload_failure_at") != NULL &&
 	    !json_object_is_type(get(cfg, "last_reload_failure_at"), json_type_null))
@@ -242,8 +294,10 @@ show_status(json_object *o)
 		printf("published:     %lld addresses in %lld entries\n",
 		    num(o, "published_addresses"), num(o, "published_entries"));
 	show_kpath(get(o, "kernel_path"));
-	if (m == NULL || json_object_array_length(m) == 0)
+	if (m == NULL || json_object_array_length(m) == 0) {
+		show_configured(get(o, "interfaces_configured"));
 		return;
+	}
 	putchar('\n');
 	row(&t, "INTERFACE", "IFINDEX", "MODE", "ANSWERED BY", "LINK", "ADDRESSES");
 	for (i = 0; i < json_object_array_length(m); i++) {
@@ -257,6 +311,7 @@ show_status(json_object *o)
 		    fmt(b, num(e, "addresses")));
 	}
 	table_print(&t);
+	show_configured(get(o, "interfaces_configured"));
 }
 
 /* "8 (was 0)": the value now and what arpownd found before changing it. */
@@ -307,6 +362,7 @@ show_interfaces(json_object *o)
 		free(addrs);
 	}
 	table_print(&t);
+	show_configured(get(o, "interfaces_configured"));
 }
 
 static long long

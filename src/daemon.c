@@ -101,6 +101,8 @@ struct daemon {
 	/* STATUS= as last sent */
 	bool			 status_sent;
 	struct sst		 status;
+	struct sst_forced	 forced;	/* what --monitor came from, how to answer */
+	bool			 bpf_at_start;	/* CAP_BPF held at start: the kernel path could load */
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
@@ -125,7 +127,7 @@ report_status(void *arg)
 {
 	struct daemon *d = arg;
 
-	sst_report(d->tbl, d->pub, &d->status, &d->status_sent);
+	sst_report(d->tbl, d->pub, d->forced.to_answer, &d->status, &d->status_sent);
 }
 
 static const struct state_orig *
@@ -163,6 +165,7 @@ view_fill(void *arg, struct rpt_view *v)
 	v->orig_arg = d->ifm;
 	v->pub = d->pub;
 	v->announce_pending = d->anr != NULL ? anr_pending(d->anr) : 0;
+	v->forced = d->forced;
 	v->up = true;
 }
 
@@ -304,9 +307,11 @@ loop_setup(struct daemon *d)
 	if ((d->ans = ans_new(&sd, d->conf, d->pub)) == NULL ||
 	    (d->tf = tf_new(d->loop, view_fill, d)) == NULL)
 		return -1;
-	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor },
+	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor,
+	    d->forced },
 	    &d->conf, &d->pub,
-	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d };
+	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d,
+	    d->bpf_at_start };
 	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
 		return -1;
 	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d, report_status, d };
@@ -413,7 +418,7 @@ start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
 	struct nsl_who holder, squat;
-	char err[512], pid[24];
+	char err[1024], pid[24];
 	bool fatal;
 
 	if ((d->nslock = nsl_take(&holder, &squat)) == -1) {
@@ -442,7 +447,8 @@ start_root(struct daemon *d, struct state *st)
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
-	if ((d->sd = sdir_open(o->state_dir, SDIR_DAEMON, err, sizeof(err))) == NULL) {
+	if ((d->sd = sdir_open_as(o->state_dir, SDIR_DAEMON, priv_target(d->conf->user), err,
+	    sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: not starting, nothing changed", err);
 			return EX_OSERR;
@@ -461,12 +467,16 @@ start_root(struct daemon *d, struct state *st)
 		    "remove them (arpownd --restore uses them)", err);
 		return EX_OSERR;
 	}
-	/* The kernel answer path loads with CAP_BPF, which goes after */
+	/* The kernel answer path loads with CAP_BPF, which goes after; a
+	 * reload asking for it later is told whether a restart would do */
+	d->bpf_at_start = priv_has_bpf();
 	d->kan = kan_open(d->conf, &fatal, err, sizeof(err));
 	if (fatal) {
+		/* asked for what this service cannot do: a configuration
+		 * error, which the unit does not retry (78) */
 		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
 		    "%s; not starting, nothing changed", err);
-		return EX_UNAVAILABLE;
+		return EX_CONFIG;
 	}
 	/* Root is needed no further: the capabilities stay (before any
 	 * socket is opened, so none is held as root). */
@@ -685,15 +695,17 @@ daemon_run(const struct daemon_opts *o)
 	d->nslock = -1;
 	d->handover = ho_take();
 	d->opts = o;
-	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor };
+	sst_forced(o->monitor, getenv("ARPOWND_OPTIONS"), &d->forced);
+	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor, d->forced };
 	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
 		return EX_CONFIG;
 	d->conf_loaded = ev_time();
 	log_init(d->conf->log_level, o->debug);
 	rld_lint_log(d->conf);
 	if (o->monitor)
-		log_notice("--monitor: every interface the configuration manages is only "
-		    "watched; the kernel answers, no sysctl is changed");
+		log_notice("%s: every interface the configuration manages is only "
+		    "watched, whatever mode it sets; the kernel answers, no sysctl is "
+		    "changed.  To answer: %s", d->forced.by, d->forced.to_answer);
 
 	/* Order matters: know the links, then listen, then silence the
 	 * kernel, then say READY.  Never a moment where nobody answers. */

@@ -32,6 +32,7 @@
 #include "notes.h"
 #include "policy.h"
 #include "report.h"
+#include "priv.h"
 #include "rtnl.h"
 #include "stats.h"
 #include "util.h"
@@ -88,9 +89,8 @@ kan_wanted(const struct conf *c)
 	return false;
 }
 
-/* Is kernel (required) said anywhere? */
-static bool
-required(const struct conf *c)
+bool
+kan_required(const struct conf *c)
 {
 	size_t i;
 
@@ -127,15 +127,28 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	addrs = 2 * addrs > KAN_MIN_ADDRS ? 2 * addrs : KAN_MIN_ADDRS;
 	links = 2 * links > KAN_MIN_LINKS ? 2 * links : KAN_MIN_LINKS;
 	if ((kp = kp_open(addrs, links, why, sizeof(why))) == NULL) {
-		if (required(c)) {
+		/* without CAP_BPF (the unit without its drop-in) it never will:
+		 * say what gives it */
+		bool nocap = !priv_has_bpf();
+
+		if (kan_required(c)) {
 			*fatal = true;
-			snprintf(err, errlen, "answer_path = kernel: the kernel answer path "
-			    "cannot load: %s", why);
+			if (nocap)
+				snprintf(err, errlen, "%s: answer_path = kernel: this arpownd "
+				    "has no CAP_BPF and cannot load the kernel answer path: "
+				    "under systemd, " KAN_DROPIN_HINT "; or set answer_path = "
+				    "auto or capture", c->path != NULL ? c->path :
+				    "configuration");
+			else
+				snprintf(err, errlen, "%s: answer_path = kernel: the kernel "
+				    "answer path cannot load: %s", c->path != NULL ? c->path :
+				    "configuration", why);
 			return NULL;
 		}
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
-		    "answer_path = auto: the kernel answer path did not load (%s); the "
-		    "capture path answers", why);
+		    "answer_path = auto: the kernel answer path did not load (%s)%s; the "
+		    "capture path answers", why, nocap ? ": no CAP_BPF; under systemd, "
+		    KAN_DROPIN_HINT : "");
 		return NULL;
 	}
 	if ((k = calloc(1, sizeof(*k))) == NULL) {

@@ -24,8 +24,7 @@
 #include "log.h"
 #include "util.h"
 
-/* A line of the SIGUSR1 dump is one interface's counters as JSON (about
- * 1 KiB; a name of 15 bytes each escaped adds 90): room for all of it. */
+/* A formatted message; log_text carries longer ones (a SIGUSR1 document). */
 #define LOG_MSG_MAX	4096
 
 static int	log_level = LOG_INFO;
@@ -111,12 +110,16 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 {
 #ifdef HAVE_SYSTEMD
 	if (log_journal) {
-		char f[11][128], m[LOG_MSG_MAX + 16], mac[UTIL_MAC_STRLEN];
+		char f[11][128], mbuf[LOG_MSG_MAX + 16], mac[UTIL_MAC_STRLEN], *m = mbuf;
+		size_t ml = strlen(msg) + sizeof("MESSAGE=");
 		struct iovec iov[11];
-		int n = 0, i;
+		int n = 0, i, r;
 
-		/* Only the fields that are known: an empty one would be noise. */
-		snprintf(m, sizeof(m), "MESSAGE=%s", msg);
+		/* a document of any size is one entry: the journal takes
+		 * large fields (it passes them in a memfd) */
+		if (ml > sizeof(mbuf) && (m = malloc(ml)) == NULL)
+			m = mbuf;
+		snprintf(m, m == mbuf ? sizeof(mbuf) : ml, "MESSAGE=%s", msg);
 		n++;
 		snprintf(f[n++], sizeof(f[0]), "PRIORITY=%d", prio & 7);
 		snprintf(f[n++], sizeof(f[0]), "SYSLOG_IDENTIFIER=arpownd");
@@ -138,7 +141,10 @@ emit(const struct log_loc *loc, int prio, const struct log_ctx *ctx, const char 
 			iov[i].iov_base = i == 0 ? m : f[i];
 			iov[i].iov_len = strlen(iov[i].iov_base);
 		}
-		if (sd_journal_sendv(iov, n) >= 0)
+		r = sd_journal_sendv(iov, n);
+		if (m != mbuf)
+			free(m);
+		if (r >= 0)
 			return;
 	}
 #else
@@ -217,6 +223,26 @@ log_at(const struct log_loc *loc, int errnum, int prio, const struct log_ctx *ct
 	vlog(loc, prio, ctx, errnum, fmt, ap);
 	va_end(ap);
 	errno = saved;
+}
+
+void
+log_text_at(const struct log_loc *loc, int prio, const struct log_ctx *ctx,
+    const char *prefix, const char *text, size_t len)
+{
+	char *msg;
+	size_t pl = strlen(prefix);
+
+	if (!log_enabled(prio))
+		return;
+	if ((msg = malloc(pl + len + 1)) == NULL) {
+		log_at(loc, ENOMEM, LOG_WARNING, ctx, "%s(%zu bytes not logged)", prefix, len);
+		return;
+	}
+	memcpy(msg, prefix, pl);
+	memcpy(msg + pl, text, len);
+	msg[pl + len] = '\0';
+	emit(loc, prio, ctx, msg);
+	free(msg);
 }
 
 void

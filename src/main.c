@@ -1,7 +1,9 @@
 /* main.c — command line, then hand over to the daemon. */
 #include "config.h"
 
+#include <linux/capability.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "offline.h"
 #include "reload.h"
 #include "statedir.h"
+#include "unitcaps.h"
 
 /* -n speaks to a person at a terminal: plain lines, no priorities. */
 static void
@@ -29,6 +32,36 @@ print_warn(void *arg, const char *msg)
 {
 	(void)arg;
 	fprintf(stderr, "warning: %s\n", msg);
+}
+
+/*
+ * -n runs as the admin, who holds every capability: whether the service
+ * could load the kernel answer path is the unit's to say (CAP_BPF, given
+ * by its drop-in).  Asked of systemd for the file the unit reads; -1
+ * after the error when the file requires the kernel path and the unit
+ * cannot give it (a start would fail: 78), a warning for auto.
+ */
+static int
+unit_cannot(const struct conf *c, bool quiet)
+{
+	uint64_t caps;
+
+	if (!kp_built() || !kan_wanted(c) || c->path == NULL ||
+	    strcmp(c->path, CONF_DEFAULT_PATH) != 0 || uc_caps(UC_UNIT, &caps) != 1 ||
+	    (caps & (UINT64_C(1) << CAP_BPF)) != 0)
+		return 0;
+	if (kan_required(c)) {
+		fprintf(stderr, "%s: answer_path = kernel: %s, which runs arpownd, gives "
+		    "it no CAP_BPF, without which the kernel answer path cannot load and "
+		    "the service would not start: " KAN_DROPIN_HINT "; or set "
+		    "answer_path = auto or capture\n", c->path, UC_UNIT);
+		return -1;
+	}
+	if (!quiet)
+		fprintf(stderr, "warning: %s: answer_path = auto: %s gives arpownd no CAP_BPF: "
+		    "the capture path will answer; for the kernel path, " KAN_DROPIN_HINT
+		    "\n", c->path, UC_UNIT);
+	return 0;
 }
 
 static void
@@ -135,9 +168,13 @@ main(int argc, char *argv[])
 	if (check || restore || withdraw != NULL)
 		log_command_mode();
 	if (check) {
-		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor };
+		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor, { NULL, NULL } };
 		if ((c = rld_load_conf(&src, print_err)) == NULL)
 			return EX_CONFIG;
+		if (unit_cannot(c, quiet) == -1) {
+			conf_free(c);
+			return EX_CONFIG;
+		}
 		/* -n -q is for scripts (a package's postinst, a deploy check):
 		 * a good file is no news; the daemon logs the warnings itself
 		 * when it starts */

@@ -84,6 +84,22 @@ resolve(const char *user, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
+uid_t
+priv_target(const char *user)
+{
+	const char *colon = strchr(user, ':');
+	size_t ulen = colon ? (size_t)(colon - user) : strlen(user);
+	unsigned long u;
+	struct passwd *pw;
+
+	if (geteuid() != 0 || strcmp(user, "root") == 0)
+		return geteuid();
+	if (strspn(user, "0123456789") == ulen && ulen > 0)
+		return parse_id(user, ulen, &u) == -1 ? (uid_t)-1 : (uid_t)u;
+	/* quietly: priv_drop says what is wrong with it */
+	return (pw = getpwnam(user)) != NULL ? pw->pw_uid : (uid_t)-1;
+}
+
 int
 priv_drop(const char *user)
 {
@@ -128,6 +144,14 @@ priv_drop(const char *user)
 	log_info("running as %s (uid %u) with CAP_NET_RAW and CAP_NET_ADMIN", user,
 	    (unsigned)uid);
 	return 0;
+}
+
+bool
+priv_has_bpf(void)
+{
+	capng_get_caps_process();
+	return capng_have_capability(CAPNG_PERMITTED, CAP_BPF) ||
+	    capng_have_capability(CAPNG_PERMITTED, CAP_SYS_ADMIN);
 }
 
 int

@@ -34,6 +34,7 @@
 #include "reload.h"
 #include "sync.h"
 #include "textfile.h"
+#include "util.h"
 
 struct rld {
 	struct rld_deps	 d;
@@ -82,16 +83,21 @@ published_on_lo(const struct conf *c, conf_err_fn *err)
 }
 
 /* --monitor: whatever the file says, every interface it manages is
- * watched, none answered, no sysctl written (try it first). */
-static void
+ * watched, none answered, no sysctl written (try it first).  Did the
+ * file ask for answering somewhere (a mode set aside)? */
+static bool
 force_monitor(struct conf *c)
 {
+	bool asked = pol_answers(c->set.mode);
 	size_t i;
 
 	c->set.mode = POL_MONITOR;
 	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].set.mode >= 0)
+		if (c->sections[i].set.mode >= 0) {
+			asked = asked || pol_answers(c->sections[i].set.mode);
 			c->sections[i].set.mode = POL_MONITOR;
+		}
+	return asked;
 }
 
 /* The credential systemd passed for the default path, or NULL. */
@@ -154,7 +160,7 @@ rld_load_conf(const struct rld_source *src, conf_err_fn *err)
 		return NULL;
 	}
 	if (c != NULL && src->monitor)
-		force_monitor(c);
+		(void)force_monitor(c);
 	return c;
 }
 
@@ -187,16 +193,38 @@ matches(struct if_nameindex *ni, const char *glob)
 	return false;
 }
 
+/* The name of ni nearest to name, within two edits; NULL if none. */
+static const char *
+nearest(struct if_nameindex *ni, const char *name)
+{
+	const char *best = NULL;
+	size_t bd = 3, d;
+
+	for (; ni != NULL && ni->if_index != 0; ni++)
+		if ((d = util_distance(name, ni->if_name)) < bd) {
+			bd = d;
+			best = ni->if_name;
+		}
+	return best;
+}
+
 /* One warning about glob, in what (e.g. "[global] interfaces"). */
 static void
 lint_glob(const struct conf *c, struct if_nameindex *ni, const char *what, const char *glob,
     const char *names, conf_err_fn *warn, void *arg)
 {
+	const char *near;
 	char msg[768];
 
 	if (strchr(glob, ',') != NULL && !matches(ni, glob))
 		snprintf(msg, sizeof(msg), "%s: %s: \"%s\" matches no interface: a list "
 		    "is separated by spaces, not commas", c->path, what, glob);
+	else if (!matches(ni, glob) && strpbrk(glob, "*?[") == NULL &&
+	    (near = nearest(ni, glob)) != NULL)
+		/* a name, not a pattern: most likely a typo */
+		snprintf(msg, sizeof(msg), "%s: %s: \"%s\" matches no interface now; "
+		    "did you mean \"%s\"? (there are: %s)", c->path, what, glob, near,
+		    names);
 	else if (!matches(ni, glob))
 		snprintf(msg, sizeof(msg), "%s: %s: \"%s\" matches no interface now "
 		    "(there are: %s); one that comes later is managed then", c->path, what,
@@ -271,6 +299,7 @@ struct sink {
 	FILE		*warn;		/* warnings for the client, a line each, or NULL */
 	const char	*read_as;	/* the memfd's path, named in conf_load's messages */
 	const char	*path;		/* the file it is a copy of */
+	bool		 set_aside;	/* --monitor overrode a mode the file asks for */
 };
 
 static void
@@ -324,7 +353,7 @@ build(struct rld *r, int fd, struct sink *k)
 		else
 			nc = conf_load(r->d.src.path, sink_err, k);
 		if (nc != NULL && r->d.src.monitor)
-			force_monitor(nc);
+			k->set_aside = force_monitor(nc);
 		return nc;
 	}
 	if ((m = ctl_passed_file(fd, r->d.src.path, err, sizeof(err))) == -1) {
@@ -344,7 +373,7 @@ build(struct rld *r, int fd, struct sink *k)
 	close(m);
 	k->read_as = "";
 	if (nc != NULL && r->d.src.monitor)
-		force_monitor(nc);
+		k->set_aside = force_monitor(nc);
 	return nc;
 }
 
@@ -368,12 +397,14 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	if (strcmp(nc->user, oc->user) != 0)
 		log_ctx(LOG_NOTICE, &lc, "user = %s: takes effect at the next start "
 		    "(running as %s)", nc->user, oc->user);
-	/* The program loads with CAP_BPF, given up at start: a path asked
-	 * for now is the next start's, and the capture path answers */
+	/* The program loads with CAP_BPF, given up at start: auto asked for
+	 * now is the next start's, and the capture path answers (kernel is
+	 * refused before this: cannot_honour) */
 	if (r->d.kan == NULL && kan_wanted(nc) && !kan_wanted(oc))
-		log_ctx(LOG_NOTICE, &lc, "answer_path: the kernel answer path loads only "
-		    "at start (it needs CAP_BPF, given up after); the capture path answers "
-		    "until a restart");
+		log_ctx(LOG_NOTICE, &lc, "answer_path = auto: the kernel answer path loads "
+		    "only at start (it needs CAP_BPF, given up after); the capture path "
+		    "answers until a restart%s", r->d.bpf_at_start ? "" :
+		    ", which needs the drop-in kernel-path.conf under systemd");
 	*r->d.conf = nc;
 	syn_reconf(r->d.syn, nc);
 	ans_reconf(r->d.ans, nc);
@@ -389,18 +420,62 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.src.path);
 }
 
+/*
+ * What a good file asks that this process cannot do now: refused like an
+ * error, so that systemctl reload fails and says why, rather than accept
+ * a configuration that is not in effect.  A metrics_file in a directory
+ * the unit's mount namespace holds read-only (made after the start) or
+ * the user cannot write.  answer_path = kernel means no
+ * answering without the kernel path, which loads only at start: with
+ * CAP_BPF (the unit's drop-in) a restart loads it, without it nothing
+ * will.  1 after the error went to the sink, else 0.
+ */
+static int
+cannot_honour(struct rld *r, const struct conf *nc, struct sink *k)
+{
+	const struct conf *oc = *r->d.conf;
+	char msg[1024], why[768];
+
+	/* a metrics file newly asked for, where this process cannot write:
+	 * the error it would log once, said now to the one who reloads */
+	if (nc->metrics_file != NULL && (oc->metrics_file == NULL ||
+	    strcmp(nc->metrics_file, oc->metrics_file) != 0) &&
+	    tf_writable(nc->metrics_file, why, sizeof(why)) == -1) {
+		snprintf(msg, sizeof(msg), "%s: %s", r->d.src.path, why);
+		sink_err(k, msg);
+		return 1;
+	}
+	if (r->d.kan != NULL || !kan_required(nc))
+		return 0;
+	if (r->d.bpf_at_start)
+		snprintf(msg, sizeof(msg), "%s: answer_path = kernel: the kernel answer "
+		    "path loads only at start (with CAP_BPF, given up after), and this "
+		    "arpownd started without it: systemctl restart arpownd", r->d.src.path);
+	else
+		snprintf(msg, sizeof(msg), "%s: answer_path = kernel: this arpownd has no "
+		    "CAP_BPF and cannot load the kernel answer path: under systemd, "
+		    KAN_DROPIN_HINT "; or set answer_path = auto or capture", r->d.src.path);
+	sink_err(k, msg);
+	return 1;
+}
+
 int
 rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
-	struct sink k = { out, warn, "", r->d.src.path };
+	struct sink k = { out, warn, "", r->d.src.path, false };
+	char msg[512];
 	struct conf *nc;
 	struct pub *np = NULL;
 
 	notify_send("RELOADING=1");
 	log_ctx(LOG_NOTICE, &lc, "reloading %s%s", r->d.src.path,
 	    fd != -1 ? " (passed by root)" : "");
-	if ((nc = build(r, fd, &k)) != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
+	if ((nc = build(r, fd, &k)) != NULL && cannot_honour(r, nc, &k)) {
+		conf_free(nc);
+		nc = NULL;
+	}
+	if (nc != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
 		conf_free(nc);
 		nc = NULL;
 		if (out != NULL)
@@ -430,6 +505,15 @@ rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 		r->failed = ev_time();
 	} else {
 		rld_lint(nc, sink_warn, &k);
+		/* editing the file cannot leave monitor mode: say what does */
+		if (k.set_aside) {
+			snprintf(msg, sizeof(msg), "%s: its mode is not in effect: %s keeps "
+			    "every interface in monitor mode.  To answer: %s", r->d.src.path,
+			    r->d.src.forced.by != NULL ? r->d.src.forced.by : "--monitor",
+			    r->d.src.forced.to_answer != NULL ? r->d.src.forced.to_answer :
+			    "start arpownd again without --monitor");
+			sink_warn(&k, msg);
+		}
 		swap_in(r, nc, np);
 	}
 	if (r->d.status != NULL)

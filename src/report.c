@@ -2,11 +2,13 @@
  * SIGUSR1 dump; pure: a view in, text out.  Every document is an object
  * with "schema": RPT_SCHEMA; its fields are documented in arpownd(8) and
  * only ever added to within a schema version.  Top-level arrays have one
- * record per line, so the log can carry a document line by line. */
+ * record per line, for a person reading --json; the SIGUSR1 dump joins
+ * them into one line. */
 #include "config.h"
 
 #include <net/if.h>
 #include <arpa/inet.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +102,71 @@ name(struct jw *w, const char *key, const struct tbl_iface *ifp)
 	jw_strn(w, key, ifp->name, strnlen(ifp->name, sizeof(ifp->name)));
 }
 
+/* ---------------------------------------------------------- configured */
+
+/* The known name nearest to name (within two edits), or NULL. */
+static const char *
+nearest(struct tbl_iface **ifs, size_t n, const char *name)
+{
+	const char *best = NULL;
+	size_t bd = 3, d, i;
+
+	for (i = 0; i < n; i++)
+		if ((d = util_distance(name, ifs[i]->name)) < bd) {
+			bd = d;
+			best = ifs[i]->name;
+		}
+	return best;
+}
+
+/* One configured name or glob, and what it matches now. */
+static void
+pattern(struct jw *w, const char *section, const struct conf_glob *g,
+    struct tbl_iface **ifs, size_t n)
+{
+	const char *near = NULL;
+	size_t i, hits = 0;
+
+	jw_obj(w, NULL, false);
+	if (section != NULL)
+		jw_str(w, "section", section);
+	else
+		jw_null(w, "section");		/* [global] interfaces */
+	jw_str(w, "pattern", g->pat);
+	jw_bool(w, "exclude", g->neg);
+	jw_arr(w, "matches", false);
+	for (i = 0; i < n; i++)
+		if (fnmatch(g->pat, ifs[i]->name, 0) == 0) {
+			name(w, NULL, ifs[i]);
+			hits++;
+		}
+	jw_end(w);
+	/* a name that is not a pattern and matches nothing: a typo, mostly */
+	if (hits == 0 && strpbrk(g->pat, "*?[") == NULL)
+		near = nearest(ifs, n, g->pat);
+	if (near != NULL)
+		jw_str(w, "did_you_mean", near);
+	else
+		jw_null(w, "did_you_mean");
+	jw_end(w);
+}
+
+/* Each name or glob of [global] interfaces and of the sections' match,
+ * with the interfaces it matches now (by name, whatever their kind). */
+static void
+configured(struct jw *w, const struct conf *c, struct tbl_iface **ifs, size_t n)
+{
+	size_t i, j;
+
+	jw_arr(w, "interfaces_configured", true);
+	for (i = 0; c != NULL && i < c->nifaces; i++)
+		pattern(w, NULL, &c->ifaces[i], ifs, n);
+	for (i = 0; c != NULL && i < c->nsections; i++)
+		for (j = 0; j < c->sections[i].nmatch; j++)
+			pattern(w, c->sections[i].label, &c->sections[i].match[j], ifs, n);
+	jw_end(w);
+}
+
 /* ---------------------------------------------------------------- status */
 
 bool
@@ -166,6 +233,14 @@ rpt_status(const struct rpt_view *v, FILE *f)
 	jw_secs(&w, "started_at", v->started, false);
 	jw_secs(&w, "uptime_seconds", v->now - v->started, false);
 	jw_str(&w, "mode", pol_mode_str(v->conf->set.mode));
+	/* --monitor: what the file says does not count, and how to answer */
+	if (v->forced.by != NULL) {
+		jw_obj(&w, "monitor_forced", false);
+		jw_str(&w, "by", v->forced.by);
+		jw_str(&w, "to_answer", v->forced.to_answer);
+		jw_end(&w);
+	} else
+		jw_null(&w, "monitor_forced");
 	jw_obj(&w, "config", false);
 	jw_str(&w, "path", v->conf_path);
 	jw_secs(&w, "loaded_at", v->conf_loaded, false);
@@ -180,6 +255,7 @@ rpt_status(const struct rpt_view *v, FILE *f)
 	jw_u64(&w, "published_entries", v->pub != NULL ? pub_count(v->pub) : 0);
 	jw_u64(&w, "published_addresses", published);
 	kpath(&w, &v->kpath);
+	configured(&w, v->conf, ifs, n);
 	jw_arr(&w, "managed", true);
 	for (i = 0; i < n; i++) {
 		if (!ifs[i]->managed)
@@ -270,6 +346,8 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 		jw_end(&w);
 	}
 	jw_end(&w);
+	if (v->only == NULL)
+		configured(&w, v->conf, ifs, n);
 	jw_end(&w);
 	free(ifs);
 }

@@ -325,9 +325,10 @@ blob_write(struct slots *sl, uint64_t gen, const char *text, size_t len)
 }
 
 /* The directory: never through a symbolic link, writable only by its owner,
- * and that owner us, or for --restore by root any user but nobody. */
+ * and that owner us, or the user a root-started daemon becomes (as), or
+ * for --restore by root any user but nobody. */
 static int
-check_dir(const char *dir, const struct stat *sb, enum sdir_mode mode, char *err,
+check_dir(const char *dir, const struct stat *sb, enum sdir_mode mode, uid_t as, char *err,
     size_t errlen)
 {
 	uid_t me = geteuid();
@@ -353,12 +354,19 @@ check_dir(const char *dir, const struct stat *sb, enum sdir_mode mode, char *err
 	}
 	if (mode == SDIR_RESTORE && me == 0)
 		return 0;	/* systemd's DynamicUser owns it: its records are the truth */
-	util_seterr(err, errlen, -1, "%s: owned by uid %u, not by us (uid %u): arpownd "
-	    "trusts only a directory of its own, and that user could have written "
-	    "what is in it.  Check the files in it (or remove it, if no interface "
-	    "is left at arp_ignore=8), then chown -R %u:%u %s, or give arpownd "
-	    "another --state-dir", dir, (unsigned)sb->st_uid, (unsigned)me,
-	    (unsigned)me, (unsigned)getegid(), dir);
+	/* the unit's RuntimeDirectory=, and root runs arpownd -d as the same
+	 * user: after the drop the daemon is that user, as under the unit */
+	if (mode == SDIR_DAEMON && me == 0 && as != (uid_t)-1 && sb->st_uid == as)
+		return 0;
+	/* no chown: the directory may be the service's, which a chown breaks */
+	util_seterr(err, errlen, -1, "%s: owned by uid %u, not by the user arpownd "
+	    "runs as (uid %u): arpownd trusts only a directory of its own, since "
+	    "that user could have written what is in it.  When it is the service's "
+	    "(/run/arpownd under the unit): stop the service (systemctl stop arpownd; "
+	    "one arpownd runs at a time) and run arpownd as its user (user = in the "
+	    "configuration; the default, arpownd, is the unit's); else give arpownd "
+	    "another --state-dir", dir, (unsigned)sb->st_uid,
+	    (unsigned)(as != (uid_t)-1 ? as : me));
 	return -1;
 }
 
@@ -556,6 +564,12 @@ text_save(struct slots *sl, const char *kind, const char *lines, size_t len)
 struct sdir *
 sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 {
+	return sdir_open_as(dir, mode, (uid_t)-1, err, errlen);
+}
+
+struct sdir *
+sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t errlen)
+{
 	struct state scratch = { 0 };
 	struct sdir *sd;
 	char pid[32], held[32];
@@ -595,7 +609,7 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 		util_seterr(err, errlen, -1, "%s: %s", dir, strerror(errno));
 		goto fail;
 	}
-	if (check_dir(dir, &sb, mode, err, errlen) == -1) {
+	if (check_dir(dir, &sb, mode, as, err, errlen) == -1) {
 		errno = EPERM;
 		goto fail;
 	}

@@ -1,10 +1,12 @@
 /* status.c — the STATUS= line systemctl status shows.  Sent when what it
  * says changed, not a datagram per netlink wake-up.  Monitor mode is
  * named apart: arpownd answers nothing there, and a host left in it must
- * not look protected. */
+ * not look protected; when --monitor forces it, with the one command that
+ * makes arpownd answer (editing arpownd.conf would not). */
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,12 +43,44 @@ sst_tally(const struct tbl *t, const struct pub *p, struct sst *s)
 		s->published += rng_count(&pub_at(p, i)->set);
 }
 
-char *
-sst_format(const struct sst *s, char *buf, size_t len)
+/* The words of options, one by one: is --monitor the only one? */
+static bool
+only_monitor(const char *options)
 {
-	char mon[96] = "", pub[64] = "";
+	const char *p = options + strspn(options, " \t");
+	size_t n = strcspn(p, " \t");
 
-	if (s->monitor > 0)
+	return n == 9 && strncmp(p, "--monitor", 9) == 0 && p[n + strspn(p + n, " \t")] == '\0';
+}
+
+void
+sst_forced(bool monitor, const char *options, struct sst_forced *f)
+{
+	f->by = f->to_answer = NULL;
+	if (!monitor)
+		return;
+	if (options != NULL && strstr(options, "--monitor") != NULL) {
+		/* the unit's EnvironmentFile= put it on the command line */
+		f->by = "--monitor in ARPOWND_OPTIONS (" SST_DEFAULTS_FILE ")";
+		f->to_answer = only_monitor(options) ?
+		    "rm " SST_DEFAULTS_FILE " && systemctl restart arpownd" :
+		    "remove --monitor from ARPOWND_OPTIONS in " SST_DEFAULTS_FILE
+		    ", then systemctl restart arpownd";
+	} else {
+		f->by = "--monitor on the command line";
+		f->to_answer = "start arpownd again without --monitor";
+	}
+}
+
+char *
+sst_format(const struct sst *s, const char *to_answer, char *buf, size_t len)
+{
+	char mon[224] = "", pub[64] = "";
+
+	if (s->monitor > 0 && to_answer != NULL)
+		snprintf(mon, sizeof(mon), "; %zu in monitor mode (the kernel answers "
+		    "there); to answer: %s", s->monitor, to_answer);
+	else if (s->monitor > 0)
 		snprintf(mon, sizeof(mon), "; %zu in monitor mode (the kernel answers "
 		    "there)", s->monitor);
 	if (s->published > 0)
@@ -58,10 +92,11 @@ sst_format(const struct sst *s, char *buf, size_t len)
 }
 
 void
-sst_report(const struct tbl *t, const struct pub *p, struct sst *last, bool *sent)
+sst_report(const struct tbl *t, const struct pub *p, const char *to_answer,
+    struct sst *last, bool *sent)
 {
 	struct sst s;
-	char line[256];
+	char line[384];
 
 	sst_tally(t, p, &s);
 	if (*sent && s.answering == last->answering && s.monitor == last->monitor &&
@@ -69,5 +104,5 @@ sst_report(const struct tbl *t, const struct pub *p, struct sst *last, bool *sen
 		return;
 	*sent = true;
 	*last = s;
-	notify_send("STATUS=%s", sst_format(&s, line, sizeof(line)));
+	notify_send("STATUS=%s", sst_format(&s, to_answer, line, sizeof(line)));
 }

@@ -6,9 +6,12 @@
 
 #include <errno.h>
 #include <ev.h>
-#include <string.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "metrics.h"
@@ -27,6 +30,14 @@ struct tf {
 	unsigned		 quiet;		/* failures not said since */
 };
 
+/* What to do about a directory arpownd cannot write, under the unit. */
+#define TF_HINT_ROFS	": under the systemd unit a directory is writable only when it " \
+	"is listed in ReadWritePaths= (the shipped unit lists /var/lib/prometheus/" \
+	"node-exporter; others: systemctl edit arpownd) and existed when arpownd " \
+	"started: systemctl restart arpownd"
+#define TF_HINT_ACCES	": the user arpownd must be able to write it (chgrp arpownd " \
+	"DIR; chmod 0775 DIR)"
+
 /* A failure that stays is said once an hour, with what to do: 5,760
  * identical lines a day tell an admin nothing more than one. */
 static void
@@ -39,16 +50,40 @@ failed(struct tf *t, int e)
 		t->quiet++;
 		return;
 	}
-	if (e == EROFS || e == EACCES || e == EPERM)
-		hint = ": under the systemd unit its directory must be writable by user "
-		    "arpownd and listed in ReadWritePaths= (systemctl edit arpownd; the "
-		    "shipped unit lists /var/lib/prometheus/node-exporter)";
+	if (e == EROFS)
+		hint = TF_HINT_ROFS;
+	else if (e == EACCES || e == EPERM)
+		hint = TF_HINT_ACCES;
 	log_warnx("%s: cannot write the metrics: %s%s%s", t->conf->metrics_file,
 	    strerror(e), hint, t->quiet > 0 ? " (the same failure since the last "
 	    "warning, not repeated)" : "");
 	t->last_err = e;
 	t->warned = now;
 	t->quiet = 0;
+}
+
+int
+tf_writable(const char *file, char *why, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(file, '/');
+	size_t n = slash != NULL ? (size_t)(slash - file) : 0;
+	int e;
+
+	if (n == 0 || n >= sizeof(dir)) {
+		snprintf(why, len, "%s: not a file in a directory", file);
+		return -1;
+	}
+	memcpy(dir, file, n);
+	dir[n] = '\0';
+	/* as this process: the unit's user, in the unit's mount namespace,
+	 * where a directory made after the start is read-only */
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0)
+		return 0;
+	e = errno;
+	snprintf(why, len, "metrics_file = %s: its directory %s: %s%s", file, dir, strerror(e),
+	    e == EROFS ? TF_HINT_ROFS : e == EACCES || e == EPERM ? TF_HINT_ACCES : "");
+	return -1;
 }
 
 static void

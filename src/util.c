@@ -1,5 +1,5 @@
 /* util.c — small pure helpers: error text, a string hash, the kernel's rule
- * for interface names, MAC formatting.  No state, no syscalls; each is used
+ * for interface names, MAC formatting, an edit distance.  No state, no syscalls; each is used
  * by modules that otherwise share nothing, so that none of them links
  * another only for a helper. */
 #include "config.h"
@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sysexits.h>
 
 #include "util.h"
@@ -116,4 +117,27 @@ util_ifset_merge(struct util_ifset *dst, const struct util_ifset *src)
 	dst->all |= src->all;
 	for (i = 0; i < src->n; i++)
 		util_ifset_add(dst, src->v[i]);
+}
+
+size_t
+util_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, d[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = d[0];
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = d[j];
+			d[j] = a[i - 1] == b[j - 1] ? prev :
+			    1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1]) :
+			    (d[j] < d[j - 1] ? d[j] : d[j - 1]));
+			prev = cur;
+		}
+	}
+	return d[lb];
 }

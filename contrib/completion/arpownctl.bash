@@ -4,11 +4,14 @@
 # bash-completion package loads the first time arpownctl is completed; or
 # source it from ~/.bashrc.  It needs nothing from bash-completion itself.
 #
-# Completes the commands, the options (before or after the command, as
-# arpownctl takes them: --force only with publish, -c/--config only with
-# reload), directories for --state-dir, files for --config, and interface
-# names (from /sys/class/net) where a command takes one: interfaces,
-# counters, announce [dev], and publish's second argument.
+# arpownctl is in /usr/bin: the group arpownd runs it to ask; root and
+# the group arpownd-admin also change (reload, announce, publish,
+# withdraw).  Completes the commands, the options (before or after the
+# command, as arpownctl takes them: --force only with publish,
+# -c/--config only with reload), directories for --state-dir, files for
+# --config, and interface names (from /sys/class/net) where a command
+# takes one: interfaces, counters, announce [dev], and publish's second
+# argument.
 
 _arpownctl_ifaces()
 {

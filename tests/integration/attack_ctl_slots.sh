@@ -11,7 +11,7 @@
 trap cleanup EXIT
 need_cmd python3 setpriv
 SYS_PYTHON3=$(PATH=/usr/bin:/bin command -v python3) || fail "no python3 in /usr/bin or /bin"
-NOTIFY=${top_srcdir:-.}/contrib/keepalived/arpownd-notify
+NOTIFY=${top_builddir:-.}/contrib/keepalived/arpownd-notify
 seed_net
 write_conf "[global]"
 arpownd_start h -c "$CONF"

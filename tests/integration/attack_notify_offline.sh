@@ -15,7 +15,7 @@
 trap cleanup EXIT
 need_cmd tcpdump
 seed_net
-NOTIFY=$(cd "$(dirname "$0")/../.." && pwd)/contrib/keepalived/arpownd-notify
+NOTIFY=$(_abs "${top_builddir:-.}")/contrib/keepalived/arpownd-notify
 notify() {
 	ARPOWNCTL=$ARPOWNCTL ARPOWND=$ARPOWND ARPOWND_STATE_DIR=$ARPOWND_STATE_DIR \
 		sh "$NOTIFY" 10.0.0.50 eth0 INSTANCE web "$@"

@@ -73,3 +73,15 @@ sed 1d "$TMPDIR_T/out" >"$TMPDIR_T/empty.eff"
 cmp -s "$TMPDIR_T/example.eff" "$TMPDIR_T/empty.eff" ||
 	fail "conf/arpownd.conf differs from the defaults: $(diff "$TMPDIR_T/example.eff" "$TMPDIR_T/empty.eff")"
 pass "conf/arpownd.conf equals the built-in defaults"
+# its settings are commented out (a key appended to [global], as README's
+# recipes do, is then its only one), and each shows the default: every
+# key once, uncommented, still gives the defaults
+n=$(grep -c '^#[a-z_]* =' "${top_srcdir:-.}/conf/arpownd.conf")
+[ "$n" -ge 20 ] || fail "conf/arpownd.conf shows only $n commented-out settings"
+grep -q '^[a-z_]* *=' "${top_srcdir:-.}/conf/arpownd.conf" && fail "conf/arpownd.conf sets a key: $(grep '^[a-z_]* *=' "${top_srcdir:-.}/conf/arpownd.conf")"
+sed 's/^#\([a-z_]* =\)/\1/' "${top_srcdir:-.}/conf/arpownd.conf" >"$TMPDIR_T/uncommented.conf"
+expect_eq "$(rc "$A" -n -c "$TMPDIR_T/uncommented.conf")" 0 "conf/arpownd.conf with its $n settings uncommented is valid"
+sed 1d "$TMPDIR_T/out" >"$TMPDIR_T/uncommented.eff"
+cmp -s "$TMPDIR_T/uncommented.eff" "$TMPDIR_T/empty.eff" ||
+	fail "a commented-out value of conf/arpownd.conf is not the default: $(diff "$TMPDIR_T/uncommented.eff" "$TMPDIR_T/empty.eff")"
+pass "conf/arpownd.conf: the $n commented-out settings are the built-in defaults"

@@ -3,13 +3,28 @@
 # socket is 0660, root's, group arpownd where it exists (else root's
 # group); the kernel refuses others at connect, and the daemon checks
 # every peer again (SO_PEERCRED, SO_PEERGROUPS), so that one who gets past
-# the file mode (CAP_DAC_OVERRIDE) is still refused and logged.  A
-# symbolic link, a file or a directory at the path stops the start with
-# nothing changed; a stale socket is replaced.
+# the file mode (CAP_DAC_OVERRIDE) is still refused and logged.  The
+# socket's group may ask; only root, the daemon's uid and the group
+# arpownd-admin may change (reload, announce, publish, withdraw): 77
+# otherwise, and nothing changed.  A symbolic link, a file or a directory
+# at the path stops the start with nothing changed; a stale socket is
+# replaced.
+#
+# The group arpownd-admin is made for this test alone: /etc/group with it
+# added is bound over the real one in a private mount namespace.
+if [ -z "${_CTL_ACCESS_NS:-}" ]; then
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
+	_CTL_ACCESS_NS=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
+fi
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
 need_cmd python3 setpriv
+ADMIN_GID=61990
+getent group arpownd-admin >/dev/null && fail "this host has a group arpownd-admin: the test would not be alone with it"
+{ cat /etc/group; echo "arpownd-admin:x:$ADMIN_GID:"; } >"$TMPDIR_T/group"
+mount --bind "$TMPDIR_T/group" /etc/group || fail "cannot bind $TMPDIR_T/group over /etc/group"
+expect_eq "$(getent group arpownd-admin | cut -d: -f3)" "$ADMIN_GID" "the group arpownd-admin, in this mount namespace alone"
 # the system's, which any uid may run (not a shim in /root)
 SYS_PYTHON3=$(PATH=/usr/bin:/bin command -v python3) || fail "no python3 in /usr/bin or /bin"
 seed_net
@@ -47,6 +62,31 @@ du=${ARPOWND_TEST_USER%%:*}
 expect_eq "$(as "--reuid=$du --regid=$du --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override" \
 	--json status | jq_py "d['pid']")" "$ARPOWND_PID" "the daemon's own uid: served"
 
+# asking is the group's; changing is root's, the daemon's and arpownd-admin's
+asker="--reuid=65534 --regid=65534 --groups=$grp"
+for c in "publish 10.0.0.60 eth0" "withdraw 10.0.0.60" "announce eth0" "announce 10.0.0.1" reload; do
+	rc=0
+	# shellcheck disable=SC2086 # the command's words
+	as "$asker" $c >"$TMPDIR_T/out" 2>&1 || rc=$?
+	expect_eq "$rc" 77 "a member of the group alone: arpownctl $c refused (77)"
+	grep -q "permission denied: uid 65534 may ask arpownd, not change it: .* is for root and group arpownd-admin" \
+		"$TMPDIR_T/out" || fail "arpownctl $c: the message: $(cat "$TMPDIR_T/out")"
+done
+expect_eq "$(ctl_get published "len(d['published'])")" 0 "the refused publish published nothing"
+wait_for 2000 grep -q "control: uid 65534 .* may not publish: only root, arpownd's own user and group arpownd-admin" \
+	"$TMPDIR_T/arpownd.log" || fail "the refused publish is not logged"
+for c in status interfaces counters conflicts metrics published; do
+	as "$asker" $c >/dev/null 2>"$TMPDIR_T/out" || fail "a member of the group: arpownctl $c: $(cat "$TMPDIR_T/out")"
+done
+pass "a member of the group: status, interfaces, counters, conflicts, metrics and published served"
+admin="--reuid=65534 --regid=65534 --groups=$grp,$ADMIN_GID"
+out=$(as "$admin" publish 10.0.0.60 eth0 2>&1) || fail "a member of arpownd-admin: publish: $out"
+expect_eq "$(ctl_get published "d['published'][0]['ranges'][0]['first']")" "10.0.0.60" "a member of arpownd-admin published 10.0.0.60"
+out=$(as "$admin" withdraw 10.0.0.60 2>&1) || fail "a member of arpownd-admin: withdraw: $out"
+out=$(as "--reuid=65534 --regid=$ADMIN_GID --groups=$grp" announce eth0 2>&1) ||
+	fail "arpownd-admin as the primary group: announce: $out"
+pass "a member of arpownd-admin (primary or supplementary) publishes, withdraws and announces"
+
 # an fd passed by anyone but root is dropped; root's must be the file
 cat >"$TMPDIR_T/pass.py" <<'PY'
 import array, socket, sys
@@ -66,7 +106,9 @@ while True:
 print(data.decode(errors="replace").replace("\n", " | "))
 PY
 out=$(setpriv --reuid=65534 --regid="$grp" --clear-groups "$SYS_PYTHON3" "$TMPDIR_T/pass.py" "$S" /etc/hostname)
-grep -q '"passed":false' <<<"$out" || fail "a group member's fd was not ignored: $out"
+grep -q '^ERR 77 ' <<<"$out" || fail "a member of the group alone reloading (with an fd): $out"
+out=$(setpriv --reuid=65534 --regid="$grp" --groups="$ADMIN_GID" "$SYS_PYTHON3" "$TMPDIR_T/pass.py" "$S" /etc/hostname)
+grep -q '"passed":false' <<<"$out" || fail "a member of arpownd-admin's fd was not ignored: $out"
 pass "an fd passed by a non-root peer is closed unused: the daemon reads its own path"
 out=$(python3 "$TMPDIR_T/pass.py" "$S" /etc/hostname)
 grep -q "^ERR 78 .*the file passed is not $CONF" <<<"$out" || fail "root passing another file: $out"

@@ -26,7 +26,7 @@ need_netns
 need_cmd tcpdump
 need_cmd keepalived
 need_cmd ping
-NOTIFY=$(cd "$(dirname "$0")/../.." && pwd)/contrib/keepalived/arpownd-notify
+NOTIFY=$(_abs "${top_builddir:-.}")/contrib/keepalived/arpownd-notify
 VIP=10.0.0.50
 
 for n in a b c sw; do ns_new "$n"; done
@@ -78,7 +78,7 @@ keepalived_start() {
 	cat >"$w" <<EOF
 #!/bin/sh
 echo "\$(date +%s.%N) \$*" >>"$TMPDIR_T/notify-$h.log"
-ARPOWNCTL='$ARPOWNCTL' ARPOWND_STATE_DIR='$state' exec sh '$NOTIFY' "\$@"
+ARPOWNCTL='$ARPOWNCTL' ARPOWND='$ARPOWND' ARPOWND_STATE_DIR='$state' exec sh '$NOTIFY' "\$@"
 EOF
 	chmod 755 "$w"
 	cat >"$TMPDIR_T/ka-$h.conf" <<EOF

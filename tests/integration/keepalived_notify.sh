@@ -9,7 +9,7 @@
 . "$(dirname "$0")/topo.sh"
 trap cleanup EXIT
 seed_net
-NOTIFY=$(cd "$(dirname "$0")/../.." && pwd)/contrib/keepalived/arpownd-notify
+NOTIFY=$(_abs "${top_builddir:-.}")/contrib/keepalived/arpownd-notify
 
 write_conf "[global]"
 arpownd_start h -c "$CONF"

@@ -109,6 +109,27 @@ wait_for 3000 sh -c "[ \"\$(stat -c %Y.%y '$M')\" != '$m1' ]" || fail "metrics_f
 pass "metrics_file on again: written"
 grep -q '^arpownd_last_reload_success_timestamp_seconds ' "$M" || fail "no last reload timestamp"
 
+# a reload to a metrics_file the daemon cannot write fails, and says why
+# and what to do, where it used to be accepted and the file never written
+NW=$TMPDIR_T/notours
+mkdir "$NW"
+chmod 755 "$NW"
+for d in "$NW" "$TMPDIR_T/nosuchdir"; do
+	write_conf "[global]
+metrics_file = $d/arpownd.prom
+metrics_interval = 1"
+	rc=0
+	ctl reload -c "$CONF" >"$TMPDIR_T/reload.out" 2>&1 || rc=$?
+	expect_eq "$rc" 78 "reload to a metrics_file in $d, not writable: refused (78)"
+	grep -q "metrics_file = $d/arpownd.prom: its directory $d: " "$TMPDIR_T/reload.out" ||
+		fail "the refusal does not name the file and its directory: $(cat "$TMPDIR_T/reload.out")"
+done
+grep -q "its directory $NW: Permission denied: the user arpownd must be able to write it (chgrp arpownd DIR; chmod 0775 DIR)" \
+	"$TMPDIR_T/arpownd.log" || fail "the refusal does not say what to do"
+pass "reload to an unwritable metrics_file: refused, saying why and what to do"
+expect_eq "$(stat -c %Y.%y "$M" >/dev/null && wait_for 2500 sh -c "[ \"\$(stat -c %Y.%y '$M')\" != '$(stat -c %Y.%y "$M")' ]" && echo yes)" yes \
+	"the running configuration stays: $M still written"
+
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
 grep -qx 'arpownd_up 0' "$M" || fail "after a clean stop the file does not say arpownd_up 0"
@@ -128,7 +149,7 @@ arpownd_start h -c "$CONF"
 sleep 4.5
 n=$(grep -c "$RO/arpownd.prom: cannot write the metrics" "$TMPDIR_T/arpownd.log")
 expect_eq "$n" 1 "an unwritable metrics directory: one warning in 4.5 s at metrics_interval = 1"
-grep -q "cannot write the metrics: Permission denied: under the systemd unit its directory must be writable by user arpownd and listed in ReadWritePaths=" \
+grep -q "cannot write the metrics: Permission denied: the user arpownd must be able to write it (chgrp arpownd DIR; chmod 0775 DIR)" \
 	"$TMPDIR_T/arpownd.log" || fail "the warning does not say what to do: $(grep 'cannot write' "$TMPDIR_T/arpownd.log")"
 pass "the warning names the fix"
 chown "$uid" "$RO"

@@ -63,7 +63,10 @@ mode = owner
 [interface uplink]
 match = eth2
 mode = subnet"
+# as the unit passes it: ARPOWND_OPTIONS from /etc/default/arpownd
+export ARPOWND_OPTIONS=--monitor
 arpownd_start h -c "$CONF" --monitor
+unset ARPOWND_OPTIONS
 expect_eq "$(vals)" "$before" "--monitor: not a sysctl changed"
 expect_eq "$(ctl_get status "d['interfaces_answering'], d['interfaces_monitor']")" "(0, 3)" \
 	"--monitor: status says 0 answering, 3 in monitor mode"
@@ -72,6 +75,27 @@ expect_eq "$(ctl_get status "d['interfaces_answering'], d['interfaces_monitor']"
 grep -q 'STATUS=answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode' "$TMPDIR_T/notify.log" ||
 	fail "--monitor: STATUS= does not say monitor: $(grep STATUS= "$TMPDIR_T/notify.log" | tail -n 1)"
 pass "--monitor: STATUS= names the monitor interfaces"
+# what forces it, and the one command that leaves it (editing the file
+# would not): in STATUS= (systemctl status), in arpownctl status
+TO_ANSWER="rm /etc/default/arpownd \&\& systemctl restart arpownd"
+grep -q "STATUS=answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there); to answer: $TO_ANSWER\$" \
+	"$TMPDIR_T/notify.log" || fail "--monitor: STATUS= does not say how to answer: $(grep STATUS= "$TMPDIR_T/notify.log" | tail -n 1)"
+pass "--monitor: STATUS= says the one command that makes it answer"
+out=$(ctl status)
+grep -qx "mode: *monitor, forced by --monitor in ARPOWND_OPTIONS (/etc/default/arpownd)" <<<"$out" ||
+	fail "--monitor: arpownctl status does not say what forces monitor mode: $out"
+grep -qx "to answer: *$TO_ANSWER" <<<"$out" || fail "--monitor: arpownctl status does not say how to answer: $out"
+pass "--monitor: arpownctl status says the command line forces it, and how to leave it"
+expect_eq "$(ctl_get status "d['monitor_forced']['to_answer']")" "rm /etc/default/arpownd && systemctl restart arpownd" \
+	"--monitor: status --json, monitor_forced"
+# the file says owner: a reload keeps monitor mode, and says so
+rc=0
+ctl reload -c "$CONF" >"$TMPDIR_T/reload.out" 2>&1 || rc=$?
+expect_eq "$rc" 0 "--monitor: a reload of an owner configuration is accepted"
+grep -q "arpownctl: warning: .*: its mode is not in effect: --monitor in ARPOWND_OPTIONS (/etc/default/arpownd) keeps every interface in monitor mode.  To answer: $TO_ANSWER" \
+	"$TMPDIR_T/reload.out" || fail "--monitor: the reload does not say the file's mode is set aside: $(cat "$TMPDIR_T/reload.out")"
+grep -q "^<4>.*its mode is not in effect" "$TMPDIR_T/arpownd.log" || fail "--monitor: the reload's warning is not logged"
+pass "--monitor: the reload says the file's mode is set aside, and how to answer"
 kill -HUP "$ARPOWND_PID"
 sleep 0.5
 expect_eq "$(vals)" "$before" "--monitor: a reload still changes no sysctl"

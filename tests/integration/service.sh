@@ -10,7 +10,7 @@ trap cleanup EXIT
 need_cmd systemd-analyze setpriv
 
 unit=$TMPDIR_T/arpownd.service
-sed "s|@sbindir@|$(dirname "$ARPOWND")|g" "${top_srcdir:-.}/systemd/arpownd.service.in" >"$unit"
+sed -e "s|@sbindir@|$(dirname "$ARPOWND")|g" -e "s|@bindir@|$(dirname "$ARPOWNCTL")|g" "${top_srcdir:-.}/systemd/arpownd.service.in" >"$unit"
 systemd-analyze verify --man=no "$unit" || fail "systemd-analyze verify"
 pass "systemd-analyze verify is clean"
 score=$(systemd-analyze security --offline=yes "$unit" 2>&1 |

@@ -11,11 +11,13 @@
 # installs the .deb into the container tests/system/systemd.sh boots (same
 # root tree, lib.sh) with apt-get, and checks what an admin relies on:
 #
-#   try it first: with ARPOWND_OPTIONS=--monitor in /etc/default/arpownd
-#   written before, a non-interactive apt-get install asks nothing, the
-#   service watches every interface at its original arp_ignore and says so
-#   (STATUS=, and the postinst's message, which also says how to go back);
-#   then, without it: the unit enabled and active (running) as the system
+#   the first install watches before it answers: a non-interactive
+#   apt-get install asks nothing, the postinst writes ARPOWND_OPTIONS=
+#   --monitor to /etc/default/arpownd, the service watches every interface
+#   at its original arp_ignore and says so, with the one command that
+#   makes it answer (STATUS= in systemctl status, and the postinst's
+#   message, which also says how to go back); then, that command run as
+#   printed: the unit enabled and active (running) as the system
 #   user arpownd the postinst made, /run/arpownd its own; arp_ignore 8 on
 #   eth0..eth2, each address answered by its own NIC only;
 #   /etc/arpownd.conf a conffile; a reinstall over it and an upgrade keep
@@ -28,8 +30,11 @@
 #   /run/arpownd, the configuration, the metrics file and the enablement,
 #   keeps the user; the journal's catalog holds arpownd's entries
 #   (systemd's dpkg trigger) and journalctl -x explains the start entry
-#   with them, until the purge; installing again works, and the unit
-#   starts at the next boot.
+#   with them, until the purge; installing again over an admin's
+#   ARPOWND_OPTIONS= answers at once and keeps that file, and the unit
+#   starts at the next boot; a reinstall and an upgrade never write
+#   /etc/default/arpownd; a first install after a purge watches again, and
+#   the purge takes away the file it wrote.
 #
 # Exit 77 (SKIP) where the container cannot run (see systemd.sh) or there
 # is no debian/ to build from; with ARPOWND_SYSTEM_REQUIRED=1 (CI) a skip
@@ -43,100 +48,8 @@
 need_cmd debootstrap systemd-nspawn nsenter setpriv ip flock lintian dpkg-deb
 need_netns
 
-ARCH=$(dpkg --print-architecture)
-
-# ---- the version, as configure.ac says -------------------------------
-AC_VERSION=$(sed -n 's/^AC_INIT(\[arpownd\], *\[\([^]]*\)\].*/\1/p' "$SRC/configure.ac")
-[ -n "$AC_VERSION" ] || fail "no version in AC_INIT of configure.ac"
-
-# ---- the clean build chroot, cached ------------------------------------
-# debootstrap minbase + build-essential, then apt-get build-dep on
-# debian/control: nothing the host happens to have installed.
-build_depends() {	# the Build-Depends field, one entry a line
-	awk 'tolower($0) ~ /^build-depends(-arch|-indep)?:/ { f = 1; sub(/^[^:]*:/, ""); print; next }
-		f && /^[ \t]/ { print; next } { f = 0 }' "$SRC/debian/control" |
-		tr ',' '\n' | sed 's/^[ \t]*//; s/[ \t]*$//' | grep .
-}
-
-in_chroot() {		# in_chroot SECONDS TREE CMD...: own mount and pid namespace, /proc
-	local t=$1 tree=$2
-	shift 2
-	timeout "$t" unshare -m -p -f --propagation private --mount-proc="$tree/proc" \
-		chroot "$tree" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-		HOME=/root DEBIAN_FRONTEND=noninteractive "$@"
-}
-
-setup_build_root() {	# SETUP for cached_tree: install the Build-Depends
-	local t=$1
-	printf '%s\n' "$HOST_RESOLV_CONF" >"$t/etc/resolv.conf"
-	mkdir -p "$t/tmp/bd/debian"
-	cp "$SRC/debian/control" "$t/tmp/bd/debian/control"
-	say "build tree: apt-get build-dep (debian/control)"
-	in_chroot 900 "$t" sh -c 'apt-get update -q && cd /tmp/bd &&
-		apt-get build-dep -y -q --no-install-recommends ./ && apt-get clean' \
-		>"$TMPDIR_T/build-dep.log" 2>&1 || { tail -n 20 "$TMPDIR_T/build-dep.log" >&2; return 1; }
-	rm -rf "$t/tmp/bd"
-}
-
-# the source as git sees it (tracked and untracked files, not the ignored
-# build products), else the whole directory without .git and .cache
-copy_source() {
-	local dst=$1
-	mkdir -p "$dst"
-	if command -v git >/dev/null && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		git -C "$SRC" ls-files -z --cached --others --exclude-standard |
-			(cd "$SRC" && while IFS= read -r -d '' f; do
-				{ [ -e "$f" ] || [ -L "$f" ]; } && printf '%s\0' "$f"
-			done) |
-			tar -C "$SRC" --null -T - -cf - | tar -C "$dst" -xf -
-	else
-		tar -C "$SRC" --exclude=./.git --exclude=./.cache -cf - . | tar -C "$dst" -xf -
-	fi
-}
-
-OUT=$TMPDIR_T/out
-mkdir -p "$OUT"
-build_deb() {
-	local v br t0 rc log=$TMPDIR_T/dpkg-buildpackage.log
-	[ -f "$SRC/debian/control" ] || skip "no debian/ in $SRC (a dist tarball?): nothing to build"
-	v=$(sed -n '1s/^arpownd (\([^)]*\)).*/\1/p' "$SRC/debian/changelog")
-	expect_eq "${v%-*}" "$AC_VERSION" "debian/changelog's version is configure.ac's ($AC_VERSION)"
-	VERSION=$v
-	cached_tree "build-$SUITE" build-essential "1 $(build_depends | tr '\n' ' ')" setup_build_root
-	br=$TMPDIR_T/buildroot
-	mkdir -p "$TMPDIR_T/bupper" "$TMPDIR_T/bwork" "$br"
-	mount -t overlay arpownd-build-root \
-		-o "lowerdir=$TREE,upperdir=$TMPDIR_T/bupper,workdir=$TMPDIR_T/bwork" "$br" ||
-		skip "cannot mount an overlay on $TREE"
-	# shellcheck disable=SC2016 # expanded at cleanup
-	at_cleanup 'umount -l "$TMPDIR_T/buildroot" 2>/dev/null'
-	copy_source "$br/build/arpownd-$VERSION"
-	[ -x "$br/build/arpownd-$VERSION/debian/rules" ] || fail "debian/rules is not executable"
-	say "dpkg-buildpackage -us -uc in the clean chroot (as root)"
-	t0=${EPOCHREALTIME/[.,]/}
-	rc=0
-	in_chroot 900 "$br" sh -c "cd /build/arpownd-$VERSION &&
-		DEB_BUILD_OPTIONS=parallel=$(nproc) dpkg-buildpackage -us -uc" >"$log" 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ]; then
-		tail -n 40 "$log" >&2
-		fail "dpkg-buildpackage -us -uc in a chroot with only build-essential and the Build-Depends: status $rc"
-	fi
-	pass "dpkg-buildpackage in a clean chroot (build-essential + Build-Depends only): $(((${EPOCHREALTIME/[.,]/} - t0) / 1000000)) s"
-	# dh_auto_test ran the unit tests, and there were some (cmocka found)
-	grep -q '^# TOTAL: [1-9]' "$log" && grep -q '^# FAIL: *0$' "$log" && grep -q '^# ERROR: *0$' "$log" ||
-		fail "the build ran no unit tests, or some failed: $(grep '^# [A-Z]*:' "$log" | tr '\n' ' ')"
-	pass "the build ran the unit tests: $(grep '^# [A-Z]*:' "$log" | tr -s ' ' | tr '\n' ' ')"
-	# make install ran as root, with DESTDIR: no user made in the chroot
-	grep -q 'creating the system user' "$log" && fail "make install created a user during the package build"
-	grep -q '^arpownd:' "$br/etc/passwd" "$br/etc/group" &&
-		fail "the package build (as root) created the user or group arpownd in the build chroot"
-	pass "the build created no user (install-exec-hook idle under DESTDIR)"
-	cp "$br/build/"*.deb "$br/build/"*.changes "$br/build/"*.dsc "$br/build/"*.tar.* \
-		"$br/build/"*.buildinfo "$OUT/" || fail "no build results in the chroot"
-	DEB=$OUT/arpownd_${VERSION}_$ARCH.deb
-	CHANGES=$OUT/arpownd_${VERSION}_$ARCH.changes
-	[ -f "$DEB" ] && [ -f "$CHANGES" ] || fail "dpkg-buildpackage made no $(basename "$DEB") / .changes: $(ls "$OUT")"
-}
+# the package's build (build_deb), the version and the architecture
+. "${top_srcdir:-.}/tests/system/deb.sh"
 
 run_lintian() {		# run_lintian FILE: no error, no warning that is not overridden
 	local rc=0 log=$TMPDIR_T/lintian.log
@@ -155,6 +68,7 @@ if [ -n "${ARPOWND_DEB:-}" ]; then
 	run_lintian "$DEB"
 else
 	build_deb
+	deb_keep	# for recipes.sh
 	run_lintian "$CHANGES"
 fi
 
@@ -173,6 +87,9 @@ dpkg-deb -c "$DEB" | awk '{ print substr($6, 2) }' >"$TMPDIR_T/contents"
 has() { grep -qxF "$1" "$TMPDIR_T/contents" || fail "the package lacks $1"; }
 # every program and man page that make install puts in place
 for p in $(sed -n 's/^sbin_PROGRAMS *= *//p' "$SRC/Makefile.am"); do has "/usr/sbin/${p##*/}"; done
+for p in $(sed -n 's/^bin_PROGRAMS *= *//p' "$SRC/Makefile.am"); do has "/usr/bin/${p##*/}"; done
+# the client where a user's PATH finds it, as chronyc and networkctl are
+has /usr/bin/arpownctl
 for m in $(sed -n 's/^man_MANS *= *//p' "$SRC/Makefile.am"); do
 	m=${m##*/}
 	has "/usr/share/man/man${m##*.}/$m.gz"
@@ -186,6 +103,7 @@ has /usr/share/arpownd/grafana/arpownd.json
 has /usr/share/bash-completion/completions/arpownctl
 has /usr/share/zsh/vendor-completions/_arpownctl
 has /usr/share/doc/arpownd/examples/keepalived.conf
+has /usr/share/doc/arpownd/examples/kernel-path.conf
 dpkg-deb --ctrl-tarfile "$DEB" | tar -xOf - ./conffiles 2>/dev/null | grep -qx /etc/arpownd.conf ||
 	fail "/etc/arpownd.conf is not in the package's conffiles"
 pass "the package: $(grep -c '[^/]$' "$TMPDIR_T/contents") files, /etc/arpownd.conf a conffile"
@@ -217,7 +135,8 @@ status() { ce dpkg-query -W -f='${Status}' arpownd 2>/dev/null; }
 user_line() { ce getent passwd arpownd; }
 STATUS3="answering ARP on 3 interfaces for 3 addresses"
 STATUS2="answering ARP on 2 interfaces for 2 addresses"
-STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there)"
+TO_ANSWER="rm /etc/default/arpownd && systemctl restart arpownd"
+STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there); to answer: $TO_ANSWER"
 MANAGED3="eth0=8/2 eth1=8/2 eth2=8/2"
 
 # arpownd processes in the container (its pid namespace), by the host's /proc
@@ -270,30 +189,37 @@ conffile_sum() { ce dpkg-query -W -f='${Conffiles}\n' arpownd | awk '$1 == "/etc
 catalog_ids() { ce journalctl --list-catalog 2>/dev/null | awk '/^6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b/ { print $1 }' | wc -l; }
 NMSGID=$(grep -c '^#define[[:space:]]*MSGID_' "$SRC/include/msgid.h")
 
-# ---- install, trying it first: --monitor ---------------------------------
-# /etc/default/arpownd is no file of the package's: written first, it
-# causes no conffile question, and the first start only watches
+# ---- the first install watches before it answers ------------------------
+# no /etc/default/arpownd: the postinst writes one with --monitor, every
+# interface stays at its original, and the postinst and systemctl status
+# say the one command that makes arpownd answer
 ce getent passwd arpownd >/dev/null && fail "the container's root tree already has a user arpownd"
 expect_eq "$(pairs)" "$ORIG" "before the install: the originals"
-echo 'ARPOWND_OPTIONS=--monitor' >"$MERGED/etc/default/arpownd"
-say "apt-get install $CDEB (ARPOWND_OPTIONS=--monitor in /etc/default/arpownd)"
+ce test -e /etc/default/arpownd && fail "the root tree has an /etc/default/arpownd already"
+say "apt-get install $CDEB (a first install)"
 # stdin at /dev/null: a question would end it with an error
-out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB with /etc/default/arpownd: $out"
-pass "apt-get install, non-interactive, over a pre-written /etc/default/arpownd: no question"
-check_installed "installed in monitor mode" "$STATUSM" "$ORIG"
-ce dpkg -S /etc/default/arpownd >/dev/null 2>&1 && fail "/etc/default/arpownd belongs to a package"
-expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=--monitor" "/etc/default/arpownd: the admin's, untouched"
-# the postinst says what happened and how to go back
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install $CDEB: $out"
+out=${out//$'\r'/}	# dpkg's output comes through apt's pseudo-terminal
+pass "apt-get install, non-interactive: no question"
+check_installed "first install: monitor mode" "$STATUSM" "$ORIG"
+ce dpkg -S /etc/default/arpownd >/dev/null 2>&1 && fail "/etc/default/arpownd belongs to a package (a conffile would ask)"
+grep -qx 'ARPOWND_OPTIONS=--monitor' "$MERGED/etc/default/arpownd" ||
+	fail "first install: /etc/default/arpownd does not say --monitor: $(cat "$MERGED/etc/default/arpownd" 2>&1)"
+# the postinst says what happened, the one command that answers, how to go back
 for want in "arpownd is running; interfaces: answering on 0 of 4, 0 addresses; 3 in monitor mode" "eth0 .* yes  *monitor  *0 " "eth1 .* yes  *monitor  *2 " \
-	"arpownctl counters" "systemctl disable --now arpownd"; do
+	"arpownctl counters" "^    $TO_ANSWER\$" "systemctl disable --now arpownd"; do
 	grep -q -- "$want" <<<"$out" || fail "the postinst's message lacks '$want': $(sed -n '/arpownd is running/,$p' <<<"$out")"
 done
-pass "the postinst says: $(grep 'arpownd is running' <<<"$out"), names each interface and its mode, and how to go back"
+pass "the postinst says: $(grep 'arpownd is running' <<<"$out"), each interface and its mode, the command that answers, how to go back"
+ce systemctl status arpownd --no-pager 2>/dev/null | grep -qF "to answer: $TO_ANSWER" ||
+	fail "systemctl status does not say the command that answers: $(ce systemctl status arpownd --no-pager 2>&1 | head -n 5)"
+pass "systemctl status says: to answer: $TO_ANSWER"
 UID1=$(user_line | cut -d: -f3)
 
-# ---- then for real ------------------------------------------------------------
-rm "$MERGED/etc/default/arpownd"
-out=$(ce systemctl restart arpownd 2>&1) || fail "systemctl restart without /etc/default/arpownd: $out"
+# ---- then for real: the command, as the postinst printed it ----------------
+cmd=$(sed -n '/To let arpownd answer/{n;s/^    //p}' <<<"$out")
+expect_eq "$cmd" "$TO_ANSWER" "the postinst's command"
+out=$(ce sh -c "$cmd" 2>&1) || fail "$cmd: $out"
 check_installed "installed" "$STATUS3" "$MANAGED3"
 expect_eq "$(catalog_ids)" "$NMSGID" "installed: systemd's trigger put arpownd's $NMSGID catalog entries in the journal's database"
 ce journalctl -b -u arpownd -x MESSAGE_ID=6a4d0b1f8c1e4f7a9f3b2d8e5c7a1b01 2>/dev/null |
@@ -336,6 +262,8 @@ capt_out() { CAPT_RC=0; CAPT_OUT=$(capt "$@" 2>&1) || CAPT_RC=$?; }
 upgrade reinstall install --reinstall "$CDEB"
 upgrade upgrade install "$CUPDEB"
 expect_eq "$(ce dpkg-query -W -f='${Version}' arpownd)" "$UPVERSION" "upgraded to $UPVERSION"
+ce test -e /etc/default/arpownd && fail "the reinstall or the upgrade wrote /etc/default/arpownd again"
+pass "reinstall and upgrade: what the admin had kept (no /etc/default/arpownd written)"
 out=$(ce arpownctl withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
 # (the daemon sends no STATUS= after a publish or a withdraw; a reload does)
 out=$(ce systemctl reload arpownd 2>&1) || fail "systemctl reload: $out"
@@ -406,8 +334,12 @@ pass "purged: the user arpownd stays (Debian practice, see README)"
 expect_eq "$(pairs)" "$ORIG" "purged: the originals"
 
 # ---- install again, then a boot ------------------------------------------
+# the admin who wants it to answer from the start says so first
+ce test -e /etc/default/arpownd && fail "purged: an /etc/default/arpownd came back"
+echo 'ARPOWND_OPTIONS=' >"$MERGED/etc/default/arpownd"
 out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install again: $out"
-check_installed "installed again" "$STATUS3" "$MANAGED3"
+check_installed "installed again, ARPOWND_OPTIONS= written first" "$STATUS3" "$MANAGED3"
+expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=" "installed again: the admin's /etc/default/arpownd untouched"
 expect_eq "$(user_line | cut -d: -f3)" "$UID1" "installed again: the same user (uid $UID1)"
 cmp -s "$MERGED/etc/arpownd.conf" "$SRC/conf/arpownd.conf" || fail "installed again: /etc/arpownd.conf is not the example"
 expect_eq "$(ce md5sum /etc/arpownd.conf | cut -d' ' -f1)" "$(conffile_sum)" "installed again: a fresh, unmodified conffile"
@@ -416,6 +348,15 @@ expect_eq "$(pairs)" "$ORIG" "after poweroff: the originals"
 boot
 check_installed "after a boot" "$STATUS3" "$MANAGED3"
 out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
+expect_eq "$(none_at_8)" "" "purged: no interface at arp_ignore 8"
+expect_eq "$(cat "$MERGED/etc/default/arpownd")" "ARPOWND_OPTIONS=" "purged: the admin's /etc/default/arpownd stays"
+# a first install again writes its own, and a purge takes that one away
+rm "$MERGED/etc/default/arpownd"
+out=$(capt install --no-install-recommends "$CDEB" 2>&1) || fail "apt-get install a third time: $out"
+check_installed "installed a third time: monitor mode" "$STATUSM" "$ORIG"
+out=$(ce_t 60 dpkg --purge arpownd </dev/null 2>&1) || fail "dpkg --purge arpownd: $out"
+ce test -e /etc/default/arpownd && fail "purged: the first install's /etc/default/arpownd is still there"
+pass "purged: the first install's /etc/default/arpownd gone"
 expect_eq "$(none_at_8)" "" "purged at last: no interface at arp_ignore 8"
 expect_eq "$(pairs)" "$ORIG" "purged at last: the originals"
 poweroff

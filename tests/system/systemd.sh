@@ -9,7 +9,9 @@
 #   enable --now reaches "active (running)" through Type=notify, with the
 #   STATUS= line, as the system user arpownd holding CAP_NET_RAW +
 #   CAP_NET_ADMIN only (0.1.0's DynamicUser= directory taken over); a member
-#   of group arpownd may use arpownctl, anyone else is refused (77);
+#   of group arpownd may ask (arpownctl status), only root and group
+#   arpownd-admin may change (publish, withdraw, announce, reload), anyone
+#   else is refused (77);
 #   systemd-analyze security at most 2.0; arp_ignore 8 and answers from the
 #   owning NIC; the hardening really applied (read-only /, private /tmp, no
 #   /home); journal fields; reload with a good file (0644 or a 0600 root
@@ -59,6 +61,10 @@ prepare_root() {
 	# shellcheck disable=SC2016 # a literal $ARPOWND_OPTIONS
 	SBIN=$(sed -n 's|^ExecStart=\(.*\)/arpownd \$ARPOWND_OPTIONS$|\1|p' "$MERGED/$UNITFILE")
 	[ -x "$MERGED$SBIN/arpownd" ] || fail "the unit's ExecStart $SBIN/arpownd is not installed"
+	# arpownctl in bin (group members run it), as the unit's ExecReload= says
+	BIN=$(sed -n 's|^ExecReload=+\(.*\)/arpownctl reload$|\1|p' "$MERGED/$UNITFILE")
+	[ "${BIN##*/}" = bin ] && [ -x "$MERGED$BIN/arpownctl" ] ||
+		fail "the unit's ExecReload= names no installed arpownctl in a bin directory: '$BIN'"
 	# the file the daemon reads: the build's sysconfdir (/usr/local/etc for
 	# a plain ./configure), as its -h says; the example (= the built-in
 	# defaults) in it, whatever make install left there
@@ -78,6 +84,9 @@ make_users() {
 	ce adduser --system --quiet --ingroup arpownd --no-create-home \
 		--home /nonexistent --gecos "arpownd daemon" arpownd || fail "adduser --system arpownd"
 	ce useradd --no-create-home -G arpownd alice || fail "useradd alice"
+	# the second group, which may also change the daemon (README)
+	ce groupadd --system arpownd-admin || fail "groupadd --system arpownd-admin"
+	ce useradd --no-create-home -G arpownd,arpownd-admin carol || fail "useradd carol"
 	ce useradd --no-create-home bob || fail "useradd bob"
 	IFS=: read -r _ _ AUID AGID _ <<<"$(ce getent passwd arpownd)"
 }
@@ -86,7 +95,7 @@ ctl_as() {
 	local u=$1
 	shift
 	RC=0
-	OUT=$(ce runuser -u "$u" -- "$SBIN/arpownctl" "$@" 2>&1) || RC=$?
+	OUT=$(ce runuser -u "$u" -- "$BIN/arpownctl" "$@" 2>&1) || RC=$?
 }
 
 # ---- the restore-and-restart cycle, sampled from the namespace ---------
@@ -292,6 +301,19 @@ expect_eq "$RC" 77 "not a member: arpownctl status refused (77)"
 grep -q 'permission denied' <<<"$OUT" || fail "bob: no 'permission denied': $OUT"
 ctl_as arpownd status
 expect_eq "$RC" 0 "the user arpownd itself: arpownctl status works"
+# asking is the group's, changing root's and arpownd-admin's (chrony keeps
+# monitoring and control apart)
+for c in "publish 10.0.0.60 eth0" "withdraw 10.0.0.60" "announce eth0" reload; do
+	# shellcheck disable=SC2086 # the command's words
+	ctl_as alice $c
+	expect_eq "$RC" 77 "alice (group arpownd only): arpownctl $c refused (77)"
+	grep -q "permission denied.*arpownd-admin" <<<"$OUT" || fail "alice: arpownctl $c: $OUT"
+done
+ctl_as carol publish 10.0.0.60 eth0
+[ "$RC" = 0 ] || fail "carol (groups arpownd and arpownd-admin): arpownctl publish exited $RC: $OUT"
+ctl_as carol withdraw 10.0.0.60
+[ "$RC" = 0 ] || fail "carol: arpownctl withdraw exited $RC: $OUT"
+pass "a member of arpownd-admin (and arpownd) publishes and withdraws"
 
 # ---- systemd-analyze security ------------------------------------------
 sec=$(ce systemd-analyze security --no-pager arpownd.service 2>&1)
@@ -430,7 +452,7 @@ chmod 0600 "$MERGED$CONFFILE"
 out=$(restart) || fail "systemctl restart with a 0600 root-owned file: $out"
 wait_for 3000 _status_is "$STATUS3" || fail "0600 file at start: StatusText '$(prop StatusText)'"
 pass "0600 root file at start: '$STATUS3' (read through LoadCredential=)"
-out=$(ce "$SBIN/arpownctl" publish 10.0.0.50 eth0 2>&1) || fail "arpownctl publish 10.0.0.50 eth0: $out"
+out=$(ce "$BIN/arpownctl" publish 10.0.0.50 eth0 2>&1) || fail "arpownctl publish 10.0.0.50 eth0: $out"
 expect_reply c c0 10.0.0.50 "$MAC0" "10.0.0.50 published: answered from eth0"
 cur=$(journal_cursor)
 under_load restart restarts 2
@@ -444,11 +466,11 @@ q=$(handovers "$cur")
 	fail "restarts under load: each start should take the ARP socket systemd kept; handovers seen: '$q'"
 pass "each restart took the ARP socket systemd kept (the fd store, across systemctl restart); requests it held: $q"
 expect_eq "$LOST_OWN/$LOST_PUB" 0/0 "2 restarts at 1,000 requests/s: none unanswered of $SENT_OWN to the owned 10.0.0.1 / $SENT_PUB to the published 10.0.0.50"
-out=$(ce "$SBIN/arpownctl" withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
+out=$(ce "$BIN/arpownctl" withdraw 10.0.0.50 2>&1) || fail "arpownctl withdraw 10.0.0.50: $out"
 
 # ---- try it first: --monitor through /etc/default/arpownd ---------------
 say "--monitor"
-STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there)"
+STATUSM="answering ARP on 0 interfaces for 0 addresses; 3 in monitor mode (the kernel answers there); to answer: rm /etc/default/arpownd && systemctl restart arpownd"
 echo 'ARPOWND_OPTIONS=--monitor' >"$MERGED/etc/default/arpownd"
 out=$(restart) || fail "restart with ARPOWND_OPTIONS=--monitor: $out"
 expect_eq "$(pairs)" "$ORIG" "--monitor: every interface at its original"
@@ -551,15 +573,40 @@ if ce ldd "$SBIN/arpownd" | grep -q libbpf; then
 	[ -n "$KP" ] || fail "make install did not put examples/kernel-path.conf in the documentation"
 	printf '[global]\ninterfaces = eth0 eth1\nanswer_path = kernel\n' >"$MERGED$CONFFILE"
 	chmod 0644 "$MERGED$CONFFILE"
-	# without the drop-in: answer_path = kernel refuses to start, and says why
+	# without the drop-in: a configuration the service cannot honour.
+	# arpownd -n (as root, who could load it) asks systemd what the unit
+	# gives and refuses it; the start fails once, 78, not retried, and
+	# names the drop-in
+	rc=0
+	out=$(ce "$SBIN/arpownd" -n 2>&1) || rc=$?
+	expect_eq "$rc" 78 "answer_path = kernel, no drop-in: arpownd -n refuses it (the unit gives no CAP_BPF)"
+	grep -q "arpownd.service, which runs arpownd, gives it no CAP_BPF.*install the drop-in kernel-path.conf ($KP, or contrib/systemd/kernel-path.conf in the source)" <<<"$out" ||
+		fail "arpownd -n does not name the drop-in and where it is: $out"
 	ce systemctl reset-failed arpownd
+	nr=$(prop NRestarts)
 	out=$(ce systemctl start arpownd 2>&1) && fail "answer_path = kernel without the drop-in: the start succeeded"
-	ce journalctl -u arpownd --no-pager -n 20 | grep -q 'the kernel answer path cannot load' ||
-		fail "answer_path = kernel without CAP_BPF: the journal does not say why"
-	pass "answer_path = kernel, no drop-in: not started, the journal says why"
+	sleep 2.5	# RestartSec=1s: time for a retry that must not come
+	expect_eq "$(prop Result)/$(prop ExecMainStatus)/$(prop NRestarts)" "exit-code/78/$nr" \
+		"answer_path = kernel, no drop-in: failed once with 78, not restarted"
+	ce journalctl -u arpownd --no-pager -n 20 | grep -q "no CAP_BPF and cannot load the kernel answer path: under systemd, install the drop-in kernel-path.conf ($KP," ||
+		fail "answer_path = kernel without CAP_BPF: the journal does not name the drop-in: $(ce journalctl -u arpownd --no-pager -n 5)"
+	pass "answer_path = kernel, no drop-in: not started, once, the journal names $KP"
+	# running on the capture path, a reload to it fails too, and says why
+	printf '[global]\ninterfaces = eth0 eth1\n' >"$MERGED$CONFFILE"
+	ce systemctl reset-failed arpownd
+	out=$(ce systemctl start arpownd 2>&1) || fail "start with the capture path: $out"
+	printf '[global]\ninterfaces = eth0 eth1\nanswer_path = kernel\n' >"$MERGED$CONFFILE"
+	out=$(ce systemctl reload arpownd 2>&1) && fail "reload to answer_path = kernel without the drop-in succeeded"
+	ce journalctl -u arpownd --no-pager -n 20 | grep -q "answer_path = kernel: this arpownd has no CAP_BPF" ||
+		fail "the refused reload does not say why: $(ce journalctl -u arpownd --no-pager -n 5)"
+	expect_eq "$(prop ActiveState)" active "the refused reload: still running, the capture path answers"
+	pass "answer_path = kernel, no drop-in: systemctl reload fails and says why"
+	out=$(ce systemctl stop arpownd 2>&1) || fail "stop: $out"
 	mkdir -p "$MERGED/etc/systemd/system/arpownd.service.d"
 	ce cp "$KP" /etc/systemd/system/arpownd.service.d/kernel-path.conf || fail "cp $KP"
 	ce systemctl daemon-reload || fail "daemon-reload"
+	out=$(ce "$SBIN/arpownd" -n -q 2>&1) || fail "with the drop-in: arpownd -n still refuses: $out"
+	pass "with the drop-in (after daemon-reload): arpownd -n accepts answer_path = kernel"
 	ce systemctl reset-failed arpownd
 	out=$(ce systemctl start arpownd 2>&1) || fail "answer_path = kernel with kernel-path.conf: $out"
 	ce journalctl -u arpownd --no-pager -n 40 | grep -q 'answered by the kernel path' ||

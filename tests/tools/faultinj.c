@@ -7,9 +7,14 @@
  *   ARPOWND_FAULT_RESTORE=IF  the kernel "refuses" (EIO) any RTM_SETLINK
  *                             that sets interface IF's arp_ignore to
  *                             anything but 8: a restore that fails
+ *   ARPOWND_FAULT_SWAPCTL=FILE right after the control socket is bound, its
+ *                             path becomes a symbolic link to FILE: what
+ *                             the user who owns the state directory could
+ *                             do while root makes the socket in it
  */
 #define _GNU_SOURCE
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/if_link.h>
@@ -20,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int
 is_netlink(int fd)
@@ -110,4 +116,25 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to
 		return -1;
 	}
 	return real(fd, buf, len, flags, to, tolen);
+}
+
+int
+bind(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	static int (*real)(int, const struct sockaddr *, socklen_t);
+	const char *target = getenv("ARPOWND_FAULT_SWAPCTL");
+	const struct sockaddr_un *sun = (const struct sockaddr_un *)(const void *)sa;
+	const char *base;
+	int r;
+
+	if (real == NULL)
+		real = (int (*)(int, const struct sockaddr *, socklen_t))dlsym(RTLD_NEXT, "bind");
+	r = real(fd, sa, len);
+	if (r == 0 && target != NULL && sa->sa_family == AF_UNIX && sun->sun_path[0] == '/' &&
+	    (base = strrchr(sun->sun_path, '/')) != NULL && strcmp(base, "/control") == 0) {
+		unlink(sun->sun_path);
+		if (symlink(target, sun->sun_path) == -1)
+			return -1;
+	}
+	return r;
 }

@@ -25,3 +25,10 @@ kan_wanted(const struct conf *c)
 	(void)c;
 	return false;	/* the reload tests run without the kernel path */
 }
+
+bool
+kan_required(const struct conf *c)
+{
+	(void)c;
+	return false;
+}

@@ -145,7 +145,7 @@ setup(void **state)
 	f->tbl = tbl_new();
 	add_iface(f->tbl, 2, "eth0", MAC0, "10.0.0.1");
 	add_iface(f->tbl, 3, "eth1", MAC1, "10.0.0.2");
-	f->conf = rld_load_conf(&(struct rld_source){ f->path, true, false }, NULL);
+	f->conf = rld_load_conf(&(struct rld_source){ f->path, true, false, { NULL, NULL } }, NULL);
 	assert_non_null(f->conf);
 	f->cfl = cfl_new(64);
 	f->notes = note_new(f->tbl);
@@ -163,8 +163,8 @@ setup(void **state)
 	    no_sync, NULL, NULL };
 	f->ans = ans_new(&nd, f->conf, f->pub);
 	f->tf = tf_new(f->loop, view, f);
-	rd = (struct rld_deps){ { f->path, true, false }, &f->conf, &f->pub, f->ifm, f->syn, f->ans,
-	    f->anr, f->pop, NULL, f->tf, NULL, status, f };
+	rd = (struct rld_deps){ { f->path, true, false, { NULL, NULL } }, &f->conf, &f->pub, f->ifm, f->syn, f->ans,
+	    f->anr, f->pop, NULL, f->tf, NULL, status, f, false };
 	f->rld = rld_new(&rd, 1.0);
 	pop_set_anr(f->pop, f->anr);
 	syn_set_anr(f->syn, f->anr);

@@ -428,7 +428,7 @@ test_refused(void **unused)
 		{ "mkdir originals.0", SDIR_DAEMON, "/originals.0: Is a directory" },
 		{ "chmod 0775 .", SDIR_DAEMON, ": writable by group or others (mode 0775)" },
 		{ "chmod 1777 .", SDIR_RESTORE, ": writable by group or others (mode 1777)" },
-		{ "chown 61234 .", SDIR_DAEMON, ": owned by uid 61234, not by us (uid 0)" },
+		{ "chown 61234 .", SDIR_DAEMON, ": owned by uid 61234, not by the user arpownd runs as (uid 0)" },
 		{ "chown 65534 .", SDIR_DAEMON, ": owned by nobody (uid 65534)" },
 		{ "chown 65534 .", SDIR_RESTORE, "chown -R 0:0 " },
 		/* a link someone else made, or in a directory others can write */
@@ -437,7 +437,7 @@ test_refused(void **unused)
 		{ "mv ../st ../real; ln -s real ../st; chmod 1777 ..", SDIR_DAEMON,
 		    ": a symbolic link; give arpownd a directory of its own" },
 		{ "mv ../st ../real; chown 61234 ../real; ln -s real ../st", SDIR_DAEMON,
-		    ": owned by uid 61234, not by us (uid 0)" },
+		    ": owned by uid 61234, not by the user arpownd runs as (uid 0)" },
 		/* root's link in root's directory: systemd's /run/arpownd ->
 		 * /run/private/arpownd, for a DynamicUser */
 		{ "mv ../st ../real; ln -s real ../st", SDIR_DAEMON, NULL },
@@ -557,7 +557,7 @@ test_dropped(void **unused)
 			bad |= 16;
 		/* the dir is not ours: even a restore as this uid is refused */
 		if (sdir_open(dir, SDIR_RESTORE, err, sizeof(err)) != NULL ||
-		    strstr(err, "not by us (uid 61234)") == NULL)
+		    strstr(err, "not by the user arpownd runs as (uid 61234)") == NULL)
 			bad |= 32;
 		_exit(bad);
 	}
@@ -576,6 +576,42 @@ test_dropped(void **unused)
 	sdir_close(sd);
 }
 
+/* Root starting the daemon that will run as the directory's owner (the
+ * unit's RuntimeDirectory=, arpownd -d by hand): accepted, every file it
+ * makes given to that user; another user's is still refused, and the
+ * advice is no chown (which would break the service). */
+static void
+test_as_owner(void **unused)
+{
+	char cmd[400], err[1024] = "";
+	struct sdir *sd;
+	struct stat sb;
+	struct state st = { 0 };
+
+	(void)unused;
+	if (!running_as_root())
+		skip();
+	fresh();
+	snprintf(cmd, sizeof(cmd), "chown 61234:61234 '%s' && chmod 0750 '%s'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_null(sdir_open(dir, SDIR_DAEMON, err, sizeof(err)));
+	assert_null(strstr(err, "chown"));
+	assert_non_null(strstr(err, "stop the service"));
+	assert_null(sdir_open_as(dir, SDIR_DAEMON, 61233, err, sizeof(err)));
+	if ((sd = sdir_open_as(dir, SDIR_DAEMON, 61234, err, sizeof(err))) == NULL)
+		fail_msg("sdir_open_as the owner: %s", err);
+	state_add(&st, 2, "eth0")->arp_ignore = 1;
+	assert_int_equal(sdir_save(sd, &st), 0);
+	state_clear(&st);
+	sdir_close(sd);
+	assert_int_equal(stat(at("lock"), &sb), 0);
+	assert_int_equal(sb.st_uid, 61234);
+	assert_int_equal(stat(at("originals.0"), &sb), 0);
+	assert_int_equal(sb.st_uid, 61234);
+	assert_int_equal(stat(at("originals.1"), &sb), 0);
+	assert_int_equal(sb.st_uid, 61234);
+}
+
 int
 main(void)
 {
@@ -585,6 +621,7 @@ main(void)
 		cmocka_unit_test(test_legacy),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_dropped),
+		cmocka_unit_test(test_as_owner),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
