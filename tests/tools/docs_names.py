@@ -147,7 +147,9 @@ def main(argv):
                     except (UnicodeDecodeError, OSError):
                         pass
     # BPF program names (tc shows them), which look like metrics
-    progs = set(re.findall(r'SEC\("[^"]*"\)\s*int\s+(arpownd_\w+)', open(os.path.join(src, "src/bpf/answer.bpf.c")).read()))
+    progs = set()
+    for f in sorted(glob.glob(os.path.join(src, "src/bpf/*.bpf.[ch]"))):
+        progs |= set(re.findall(r'SEC\("[^"]*"\)\s*int\s+(arpownd_\w+)', open(f).read()))
 
     for doc in argv[3:]:
         name = os.path.relpath(doc, src)
