@@ -20,7 +20,9 @@ struct lim {
 	struct lim_bucket	total, learn;
 	struct lim_bucket	senders[LIM_SENDER_SLOTS];
 	/* the sender slots' key: drawn at start, so that no sender can be
-	 * chosen to share another's slot (lim_init) */
+	 * chosen to share another's slot (lim_init); a sender is its address
+	 * and its MAC, so that one host using another's address (or sending
+	 * probes, all from 0.0.0.0) does not spend that host's bucket */
 	struct sip_key		key;
 };
 
@@ -37,10 +39,10 @@ bool lim_pace(struct lim_bucket *b, long rate, unsigned n, double now);
 /* Every bucket full, the sender slots keyed with a key drawn now; 0, or
  * -1 with errno when the kernel gives no random bytes. */
 int lim_init(struct lim *l);
-/* Take one from the bucket of sender ip (shared by the senders hashed to
- * it: fixed memory whatever their number); false when empty. */
-bool lim_sender(struct lim *l, uint32_t ip, long rate, double now);
-/* The slot sender ip (network order) shares under l's key. */
-unsigned lim_sender_slot(const struct lim *l, uint32_t ip);
+/* Take one from the bucket of the sender (ip, mac) (shared by the senders
+ * hashed to it: fixed memory whatever their number); false when empty. */
+bool lim_sender(struct lim *l, uint32_t ip, const uint8_t mac[6], long rate, double now);
+/* The slot the sender (ip in network order, its MAC) shares under l's key. */
+unsigned lim_sender_slot(const struct lim *l, uint32_t ip, const uint8_t mac[6]);
 
 #endif

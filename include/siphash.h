@@ -59,6 +59,22 @@ sip_hash_ip(const struct sip_key *k, __u32 ip)
 	return sip_blocks(k, &b, 1);
 }
 
+/* SipHash-2-4 of an ARP sender: the 4 bytes of its IPv4 address in
+ * network order (ip in host order), then its 6-byte hardware address:
+ * two blocks, the same on either side of the BPF line. */
+SIP_INLINE __u64
+sip_hash_sender(const struct sip_key *k, __u32 ip, const __u8 mac[6])
+{
+	__u64 b[2];
+
+	b[0] = (__u64)((ip >> 24) & 0xff) | (__u64)((ip >> 16) & 0xff) << 8 |
+	    (__u64)((ip >> 8) & 0xff) << 16 | (__u64)(ip & 0xff) << 24 |
+	    (__u64)mac[0] << 32 | (__u64)mac[1] << 40 | (__u64)mac[2] << 48 |
+	    (__u64)mac[3] << 56;
+	b[1] = (__u64)mac[4] | (__u64)mac[5] << 8 | 10ull << 56;
+	return sip_blocks(k, b, 2);
+}
+
 /* SipHash-2-4 of len bytes at p (up to 64: the reference's test vectors). */
 SIP_INLINE __u64
 sip_hash(const struct sip_key *k, const unsigned char *p, __u32 len)

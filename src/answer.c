@@ -84,10 +84,10 @@ if_stats(struct tbl_iface *ifp)
 
 /* Per sender and in total; fixed memory whatever the number of senders. */
 static bool
-rate_allowed(struct ans *a, struct stats_if *is, uint32_t sip)
+rate_allowed(struct ans *a, struct stats_if *is, const struct arp_req *req)
 {
 	if (a->conf->sender_rate > 0 &&
-	    !lim_sender(a->d.lim, sip, a->conf->sender_rate, a->now)) {
+	    !lim_sender(a->d.lim, req->sip, req->sha, a->conf->sender_rate, a->now)) {
 		COUNT(a, is, limited_sender);
 		return false;
 	}
@@ -106,7 +106,7 @@ answer(struct ans *a, const struct arp_req *req, const struct pol_result *res,
 	uint8_t reply[ARP_FRAME_LEN];
 	size_t len;
 
-	if (!rate_allowed(a, is, req->sip))
+	if (!rate_allowed(a, is, req))
 		return;
 	/* From the arrival interface with its MAC: in owner and subnet modes
 	 * that is the owner; in system mode it is what the kernel's

@@ -4,7 +4,13 @@
  * newest sender with a full bucket would let two alternating senders that
  * collide be answered without limit.  Keyed (SipHash, a key drawn at each
  * start): with a public formula a sender chosen to share a client's slot
- * starves it at sender_rate, a tenth of what total_rate lets through. */
+ * starves it at sender_rate, a tenth of what total_rate lets through.  A
+ * sender is its address and its hardware address: by the address alone,
+ * a host spending another's bucket needs only to name its address (and
+ * every RFC 5227 probe is from 0.0.0.0: one host probing at sender_rate
+ * left every other's probes unanswered, and a probe unanswered is an
+ * address taken that is in use); naming its MAC as well takes its place
+ * on the switch, an attack on the segment, not on arpownd. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -98,13 +104,13 @@ lim_init(struct lim *l)
 }
 
 unsigned
-lim_sender_slot(const struct lim *l, uint32_t ip)
+lim_sender_slot(const struct lim *l, uint32_t ip, const uint8_t mac[6])
 {
-	return (unsigned)(sip_hash_ip(&l->key, ntohl(ip)) & (LIM_SENDER_SLOTS - 1));
+	return (unsigned)(sip_hash_sender(&l->key, ntohl(ip), mac) & (LIM_SENDER_SLOTS - 1));
 }
 
 bool
-lim_sender(struct lim *l, uint32_t ip, long rate, double now)
+lim_sender(struct lim *l, uint32_t ip, const uint8_t mac[6], long rate, double now)
 {
-	return lim_take(&l->senders[lim_sender_slot(l, ip)], rate, now);
+	return lim_take(&l->senders[lim_sender_slot(l, ip, mac)], rate, now);
 }

@@ -15,7 +15,11 @@
  * user namespace that owns this network namespace, which an arpownd
  * cannot run without and a local user has not (in a user namespace of
  * his own, "unshare -U -r", he holds every capability, over nothing of
- * ours: /proc/PID/status does not say which namespace they are for).  Whose a
+ * ours: /proc/PID/status does not say which namespace they are for);
+ * held as the socket's user (every uid of the process its, no setuid
+ * program) and not gained at an exec (AT_SECURE: a setuid program, or
+ * file capabilities as gst-ptp-helper's, which a user may run with the
+ * name's socket kept open).  Whose a
  * socket is comes from the kernel through sock_diag (UNIX_DIAG_UID,
  * Linux 5.3), which the holder cannot refuse to answer, unlike
  * SO_PEERCRED, whose connect a full backlog (a stopped daemon's, or a
@@ -29,6 +33,7 @@
  */
 #include "config.h"
 
+#include <sys/auxv.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -233,34 +238,72 @@ owner_userns(void)
 	return ino;
 }
 
-/* Does process pid hold CAP_NET_ADMIN (effective) in user namespace
- * userns?  Read by hand: libcap-ng's process reading is global state,
- * which priv.c owns. */
+/* Did process pid gain privilege at its last exec (a setuid or setgid
+ * program, file capabilities: AT_SECURE in its auxiliary vector)?  A
+ * daemon given its capabilities by its parent (the unit's ambient ones)
+ * did not.  Unreadable: taken as yes. */
 static bool
-net_admin(long pid, unsigned long userns)
+exec_gained(long pid)
 {
-	char path[64], line[128], *end;
+	unsigned long v[2];
+	char path[64];
+	bool yes = true;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/auxv", pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return true;
+	while (fread(v, sizeof(v), 1, f) == 1 && v[0] != AT_NULL)
+		if (v[0] == AT_SECURE) {
+			yes = v[1] != 0;
+			break;
+		}
+	fclose(f);
+	return yes;
+}
+
+/* Does process pid, whose every uid is uid, hold CAP_NET_ADMIN
+ * (effective) in user namespace userns, and not by an exec that gained
+ * it?  A user's socket kept across an exec of su (euid 0, every
+ * capability while it waits for a password) or of a program with file
+ * capabilities is no arpownd's.  Read by hand: libcap-ng's process
+ * reading is global state, which priv.c owns. */
+static bool
+net_admin(long pid, long uid, unsigned long userns)
+{
+	char path[64], line[128], *p, *end;
 	unsigned long long eff;
 	struct stat sb;
-	bool yes = false;
+	bool caps = false, uids = false;
+	long u;
+	int i;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/ns/user", pid);
-	if (pid <= 0 || userns == 0 || stat(path, &sb) == -1 ||
+	if (pid <= 0 || uid < 0 || userns == 0 || stat(path, &sb) == -1 ||
 	    (unsigned long)sb.st_ino != userns)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return false;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "CapEff:", 7) == 0) {
+		if (strncmp(line, "Uid:", 4) == 0) {
+			/* real, effective, saved, filesystem: all the socket's */
+			for (i = 0, p = line + 4; i < 4; i++, p = end) {
+				errno = 0;
+				u = strtol(p, &end, 10);
+				if (errno != 0 || end == p || u != uid)
+					break;
+			}
+			uids = i == 4;
+		} else if (strncmp(line, "CapEff:", 7) == 0) {
 			errno = 0;
 			eff = strtoull(line + 7, &end, 16);
-			yes = errno == 0 && end != line + 7 && ((eff >> CAP_NET_ADMIN) & 1);
+			caps = errno == 0 && end != line + 7 && ((eff >> CAP_NET_ADMIN) & 1);
 			break;
 		}
 	fclose(f);
-	return yes;
+	return uids && caps && !exec_gained(pid);
 }
 
 /* An arpownd's socket (or one the kernel does not say whose: taken for
@@ -268,7 +311,7 @@ net_admin(long pid, unsigned long userns)
 static bool
 arpownd_s(const struct seen *w, unsigned long userns)
 {
-	return w->uid <= 0 || (uid_t)w->uid == geteuid() || net_admin(w->pid, userns);
+	return w->uid <= 0 || (uid_t)w->uid == geteuid() || net_admin(w->pid, w->uid, userns);
 }
 
 /* The first arpownd's socket of s into holder (true), or the first

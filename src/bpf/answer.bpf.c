@@ -589,13 +589,14 @@ arpownd_answer(struct __sk_buff *skb)
 	{
 		__u64 now = bpf_ktime_get_ns();
 
-		/* a probe's sender, 0.0.0.0, is a slot like any other, as on the
-		 * capture path: one host sending probes is held to the limit */
+		/* a sender is its address and its MAC, as on the capture path:
+		 * one host sending probes (from 0.0.0.0), or using another's
+		 * address, is held to the limit without spending another's */
 		if (cf->sender_rate != 0) {
 			struct sip_key sk = { cf->slot_k0, cf->slot_k1 };
 
 			/* limit.c's slot: keyed, no sender can aim at another's */
-			k = (__u32)sip_hash_ip(&sk, hs) & (KP_SENDER_SLOTS - 1);
+			k = (__u32)sip_hash_sender(&sk, hs, sha) & (KP_SENDER_SLOTS - 1);
 			if (!take(k, cf->sender_rate, now)) {
 				count(cnt, KP_C_LIMITED_SENDER);
 				return decided(skb);

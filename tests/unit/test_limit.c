@@ -67,26 +67,27 @@ static void
 test_collision_shares(void **state)
 {
 	static struct lim l;
+	static const uint8_t m[6] = { 0x02, 0, 0, 0, 0, 1 };
 	uint32_t a = htonl(0x0a000001u), b = 0, x;
 	int i, got = 0;
 
 	(void)state;
 	assert_int_equal(lim_init(&l), 0);
 	for (x = 0x0a000002u; x < 0x0a100000u; x++)
-		if (lim_sender_slot(&l, htonl(x)) == lim_sender_slot(&l, a)) {
+		if (lim_sender_slot(&l, htonl(x), m) == lim_sender_slot(&l, a, m)) {
 			b = htonl(x);
 			break;
 		}
 	assert_int_not_equal(b, 0);
 	for (i = 0; i < 2000; i++)
-		got += lim_sender(&l, i % 2 ? a : b, 10, 100.0 + i * 0.0005);
+		got += lim_sender(&l, i % 2 ? a : b, m, 10, 100.0 + i * 0.0005);
 	/* 1 s at 10/s with a burst of 10 */
 	if (got > 21)
 		fail_msg("two colliding senders alternating: %d answered, at most 21 allowed", got);
 	/* another slot is untouched */
-	for (x = 0x0b000000u; lim_sender_slot(&l, htonl(x)) == lim_sender_slot(&l, a); x++)
+	for (x = 0x0b000000u; lim_sender_slot(&l, htonl(x), m) == lim_sender_slot(&l, a, m); x++)
 		;
-	assert_true(lim_sender(&l, htonl(x), 10, 101.0));
+	assert_true(lim_sender(&l, htonl(x), m, 10, 101.0));
 }
 
 /* The reference's SipHash-2-4 test vectors (vectors.h, vectors_sip64):
@@ -134,12 +135,29 @@ test_siphash_vectors(void **state)
 			    (unsigned long long)sip_hash(&k, m, (uint32_t)i),
 			    (unsigned long long)sip_vectors[i]);
 	assert_true(sip_hash_ip(&k, 0x00010203u) == sip_vectors[4]);
+	/* sip_hash_sender: the address's 4 bytes, then the MAC's 6 (vector 10) */
+	assert_true(sip_hash_sender(&k, 0x00010203u, m + 4) == sip_vectors[10]);
 	for (ip = 0x0a000064u, i = 0; i < 1000; i++, ip = ip * 2654435761u + 12345u) {
 		b[0] = (unsigned char)(ip >> 24);
 		b[1] = (unsigned char)(ip >> 16);
 		b[2] = (unsigned char)(ip >> 8);
 		b[3] = (unsigned char)ip;
 		assert_true(sip_hash_ip(&k, ip) == sip_hash(&k, b, 4));
+	}
+	for (ip = 0x0a000064u, i = 0; i < 1000; i++, ip = ip * 2654435761u + 12345u) {
+		unsigned char sb[10];
+
+		sb[0] = (unsigned char)(ip >> 24);
+		sb[1] = (unsigned char)(ip >> 16);
+		sb[2] = (unsigned char)(ip >> 8);
+		sb[3] = (unsigned char)ip;
+		sb[4] = (unsigned char)i;
+		sb[5] = (unsigned char)(ip >> 3);
+		sb[6] = 0xff;
+		sb[7] = (unsigned char)(i >> 8);
+		sb[8] = 0x80;
+		sb[9] = (unsigned char)(ip >> 11);
+		assert_true(sip_hash_sender(&k, ip, sb + 4) == sip_hash(&k, sb, 10));
 	}
 }
 
@@ -151,6 +169,7 @@ static void
 test_keyed(void **state)
 {
 	static struct lim l, l2;
+	static const uint8_t m[6] = { 0x02, 0, 0, 0, 0, 1 };
 	uint32_t victim = 0x0a000064u, x, evil = 0;
 	int i, shared = 0;
 
@@ -163,12 +182,45 @@ test_keyed(void **state)
 	assert_int_not_equal(evil, 0);
 	for (i = 0; i < 2000; i++) {
 		assert_int_equal(lim_init(&l), 0);
-		shared += lim_sender_slot(&l, htonl(evil)) == lim_sender_slot(&l, htonl(victim));
+		shared += lim_sender_slot(&l, htonl(evil), m) == lim_sender_slot(&l, htonl(victim), m);
 	}
 	if (shared > 8)
 		fail_msg("%d of 2000 keys put the old formula's collider in the victim's slot", shared);
 	assert_int_equal(lim_init(&l2), 0);
 	assert_true(l.key.k0 != l2.key.k0 || l.key.k1 != l2.key.k1);
+}
+
+/* A sender is its address and its MAC: another host naming a client's
+ * address (or probing, from 0.0.0.0 as every prober) has a slot of its
+ * own but for one key in 4096, and its flood leaves the client's bucket
+ * full.  By the address alone, 2,000 requests a second naming
+ * 10.0.0.100 left that client 1 answer of 8. */
+static void
+test_sender_mac(void **state)
+{
+	static struct lim l;
+	static const uint8_t client[6] = { 0x02, 0, 0, 0, 0, 0x64 },
+	    evil[6] = { 0x02, 0x66, 0, 0, 0, 1 };
+	uint32_t ips[2] = { htonl(0x0a000064u), 0 }, ip;
+	int i, k, shared = 0;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		ip = ips[k];
+		shared = 0;
+		for (i = 0; i < 2000; i++) {
+			assert_int_equal(lim_init(&l), 0);
+			shared += lim_sender_slot(&l, ip, evil) == lim_sender_slot(&l, ip, client);
+		}
+		if (shared > 8)
+			fail_msg("%d of 2000 keys put another MAC in the slot of the same address", shared);
+	}
+	while (lim_sender_slot(&l, ips[0], evil) == lim_sender_slot(&l, ips[0], client))
+		assert_int_equal(lim_init(&l), 0);
+	for (i = 0; i < 2000; i++)
+		(void)lim_sender(&l, ips[0], evil, 10, 100.0 + i * 0.0005);
+	for (i = 0; i < 10; i++)
+		assert_true(lim_sender(&l, ips[0], client, 10, 101.0));
 }
 
 /* Announcements never take the last half of the burst: replies keep it. */
@@ -235,6 +287,7 @@ main(void)
 		cmocka_unit_test(test_collision_shares),
 		cmocka_unit_test(test_siphash_vectors),
 		cmocka_unit_test(test_keyed),
+		cmocka_unit_test(test_sender_mac),
 		cmocka_unit_test(test_spare),
 		cmocka_unit_test(test_pace_window),
 	};
