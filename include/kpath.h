@@ -103,6 +103,10 @@ int kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n
 /* sender_rate, total_rate (replies/s, 0 = no limit) and learning events/s. */
 int kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate);
 /* The counters of ifindex (0: all), summed over the CPUs; 0 or -1. */
+/* Every interface's counters, summed as kp_counters does, to fn, in a
+ * few syscalls for all of them; 0 or -1. */
+typedef void kp_counters_fn(void *arg, int ifindex, const uint64_t c[KP_NCOUNTERS]);
+int kp_counters_all(struct kp *kp, kp_counters_fn *fn, void *arg);
 int kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS]);
 /* A stable name for counter i (KP_C_*). */
 const char *kp_counter_name(int i);

@@ -34,8 +34,13 @@ struct kp_keys {
  * no walk of every interface's keys. */
 struct kp_snd {
 	int			 ifindex;
-	struct kp_lpm_key	*k;
+	struct kp_lpm_key	*k;		/* sorted */
+	uint8_t			*bits;		/* each key's value */
 	size_t			 n;
+	/* kp_ifaces' entry as last written (have: it was): a reload that
+	 * changes one interface of 1,000 writes that one's */
+	struct kp_iface		 iface;
+	bool			 have;
 };
 
 #define KP_BATCH	4096	/* entries a batched write takes at a time */

@@ -176,20 +176,19 @@ slot(struct kan *k, int ifindex, bool make)
 	return &k->ifs[k->nifs++];
 }
 
-/* What the program counted on s's interface since the last fold. */
+/* What the program counted on s's interface since the last fold (now:
+ * its counters as they are). */
 static void
-fold_one(struct kan *k, struct kan_if *s)
+fold_with(struct kan *k, struct kan_if *s, const uint64_t now[KP_NCOUNTERS])
 {
 	struct tbl_iface *ifp = tbl_iface(k->d.tbl, s->ifindex);
-	uint64_t now[KP_NCOUNTERS], a, ls, lt;
+	uint64_t a, ls, lt;
 	struct stats_if *is = NULL;
 
-	if (kp_counters(k->kp, s->ifindex, now) == -1)
-		return;
 	a = now[KP_C_ANSWERED] - s->last[KP_C_ANSWERED];
 	ls = now[KP_C_LIMITED_SENDER] - s->last[KP_C_LIMITED_SENDER];
 	lt = now[KP_C_LIMITED_TOTAL] - s->last[KP_C_LIMITED_TOTAL];
-	memcpy(s->last, now, sizeof(now));
+	memcpy(s->last, now, sizeof(s->last));
 	if (ifp != NULL && (is = ifp->stats) == NULL)
 		is = ifp->stats = calloc(1, sizeof(*ifp->stats));
 	/* answered or limited there: requests decided for an answer, which
@@ -208,12 +207,33 @@ fold_one(struct kan *k, struct kan_if *s)
 	is->limited_total += lt;
 }
 
+static void
+fold_one(struct kan *k, struct kan_if *s)
+{
+	uint64_t now[KP_NCOUNTERS];
+
+	if (kp_counters(k->kp, s->ifindex, now) == 0)
+		fold_with(k, s, now);
+}
+
+static void
+fold_cb(void *arg, int ifindex, const uint64_t c[KP_NCOUNTERS])
+{
+	struct kan_if *s = slot(arg, ifindex, false);
+
+	if (s != NULL && s->attached)
+		fold_with(arg, s, c);
+}
+
 void
 kan_fold(struct kan *k)
 {
 	size_t i;
 
 	if (k == NULL || !k->started)
+		return;
+	/* every interface's at once; one by one only if that fails */
+	if (kp_counters_all(k->kp, fold_cb, k) == 0)
 		return;
 	for (i = 0; i < k->nifs; i++)
 		if (k->ifs[i].attached)

@@ -430,8 +430,10 @@ kp_close(struct kp *kp)
 	free(kp->unheld.v);
 	free(kp->unheld_pub.v);
 	free(kp->unheld_ifs.v);
-	while (kp->nsnd > 0)
+	while (kp->nsnd > 0) {
 		free(kp->snd[--kp->nsnd].k);
+		free(kp->snd[kp->nsnd].bits);
+	}
 	free(kp->snd);
 	kpb_free(&kp->b_answers);
 	kpb_free(&kp->b_locals);
@@ -537,13 +539,11 @@ static int
 detach(struct kp *kp, struct kpt_job *v, size_t n)
 {
 	struct kp_att *at;
-	uint32_t k;
 	size_t i;
 	int r = kpt_detach_all(prog_id(kp), v, n);
 
 	for (i = 0; i < n; i++) {
-		k = (uint32_t)v[i].ifindex;
-		bpf_map_delete_elem(kp->fd_ifaces, &k);
+		(void)kp_del_iface(kp, v[i].ifindex);
 		counters_drop(kp, v[i].ifindex);
 		if ((at = att_find(kp, v[i].ifindex)) != NULL)
 			*at = kp->att[--kp->natt];
@@ -565,9 +565,8 @@ int
 kp_forget(struct kp *kp, int ifindex)
 {
 	struct kp_att *at = att_find(kp, ifindex);
-	uint32_t k = (uint32_t)ifindex;
 
-	(void)bpf_map_delete_elem(kp->fd_ifaces, &k);
+	(void)kp_del_iface(kp, ifindex);
 	if (at == NULL)
 		return 0;
 	counters_drop(kp, ifindex);
@@ -607,6 +606,86 @@ kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS])
 	for (i = KP_C_ANSWERED; i <= KP_C_PASS_TRIM; i++)
 		out[KP_C_RX] += out[i];
 	return 0;
+}
+
+struct cnt_one {
+	uint32_t	ifindex, what;
+	uint64_t	sum;
+};
+
+static int
+cnt_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct cnt_one *)a)->ifindex, y = ((const struct cnt_one *)b)->ifindex;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+kp_counters_all(struct kp *kp, kp_counters_fn *fn, void *arg)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, o);
+	struct kp_cnt_key *keys;
+	struct cnt_one *all = NULL, *na;
+	uint64_t *vals, out[KP_NCOUNTERS];
+	uint32_t in = 0, cnt, max = 1024;
+	size_t n = 0, a = 0, i, j;
+	bool first = true;
+	int r, c, rc = 0;
+
+	/* a few syscalls for every interface's counters (kp_counters once per
+	 * interface is 20 lookups each: 20,000 for a status at 1,000) */
+	keys = calloc(max, sizeof(*keys));
+	vals = calloc((size_t)max * (size_t)kp->ncpu, sizeof(*vals));
+	if (keys == NULL || vals == NULL) {
+		rc = -1;
+		goto out;
+	}
+	for (;;) {
+		cnt = max;
+		r = bpf_map_lookup_batch(kp->fd_counters, first ? NULL : &in, &in, keys, vals,
+		    &cnt, &o);
+		if (r != 0 && errno != ENOENT) {
+			rc = -1;
+			goto out;
+		}
+		first = false;
+		if (n + cnt > a) {
+			a = (n + cnt) * 2;
+			if ((na = realloc(all, a * sizeof(*all))) == NULL) {
+				rc = -1;
+				goto out;
+			}
+			all = na;
+		}
+		for (i = 0; i < cnt; i++) {
+			if (keys[i].what >= KP_NCOUNTERS)
+				continue;
+			all[n].ifindex = keys[i].ifindex;
+			all[n].what = keys[i].what;
+			all[n].sum = 0;
+			for (c = 0; c < kp->ncpu; c++)
+				all[n].sum += vals[i * (size_t)kp->ncpu + (size_t)c];
+			n++;
+		}
+		if (r != 0)
+			break;		/* ENOENT: that was the last of them */
+	}
+	if (n > 0)
+		qsort(all, n, sizeof(*all), cnt_cmp);
+	for (i = 0; i < n; i = j) {
+		memset(out, 0, sizeof(out));
+		for (j = i; j < n && all[j].ifindex == all[i].ifindex; j++)
+			out[all[j].what] += all[j].sum;
+		for (c = KP_C_ANSWERED; c <= KP_C_PASS_TRIM; c++)
+			out[KP_C_RX] += out[c];
+		fn(arg, (int)all[i].ifindex, out);
+	}
+out:
+	free(keys);
+	free(vals);
+	free(all);
+	return rc;
 }
 
 static const char *const counter_names[KP_NCOUNTERS] = {

@@ -221,10 +221,13 @@ kp_take_unconfirmed(struct kp *kp, struct util_ifset *out)
 	memset(&kp->unconf, 0, sizeof(kp->unconf));
 }
 
+static struct kp_snd *snd_of(struct kp *kp, int ifindex, bool make);
+
 int
 kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
     unsigned flags)
 {
+	struct kp_snd *sh;
 	struct kp_iface v;
 	struct kp_link l;
 	uint32_t k = (uint32_t)ifindex;
@@ -241,16 +244,33 @@ kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int mas
 		v.link_id = l.id;
 	else
 		unconfirmed(kp, ifindex);
+	/* as last written: left alone (a reload of 1,000 interfaces that
+	 * changed one) */
+	if ((sh = snd_of(kp, ifindex, true)) != NULL && sh->have &&
+	    memcmp(&sh->iface, &v, sizeof(v)) == 0)
+		return 0;
 	/* libbpf returns -errno: 0 or -1 here, as the header says */
-	return bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY) == 0 ? 0 : -1;
+	if (bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY) != 0) {
+		if (sh != NULL)
+			sh->have = false;
+		return -1;
+	}
+	if (sh != NULL) {
+		sh->iface = v;
+		sh->have = true;
+	}
+	return 0;
 }
 
 int
 kp_del_iface(struct kp *kp, int ifindex)
 {
 	uint32_t k = (uint32_t)ifindex;
+	struct kp_snd *sh;
 
 	keys_del(&kp->unheld_ifs, (uint64_t)k);
+	if ((sh = snd_of(kp, ifindex, false)) != NULL)
+		sh->have = false;
 	if (bpf_map_delete_elem(kp->fd_ifaces, &k) != 0 && errno != ENOENT)
 		return -1;
 	return 0;
@@ -517,7 +537,8 @@ snd_of(struct kp *kp, int ifindex, bool make)
 		}
 		kp->snd = nv;
 	}
-	kp->snd[kp->nsnd] = (struct kp_snd){ ifindex, NULL, 0 };
+	memset(&kp->snd[kp->nsnd], 0, sizeof(kp->snd[0]));
+	kp->snd[kp->nsnd].ifindex = ifindex;
 	return &kp->snd[kp->nsnd++];
 }
 
@@ -533,43 +554,84 @@ lpm_in(const struct kp_lpm_key *v, size_t n, const struct kp_lpm_key *k)
 	return n > 0 && bsearch(k, v, n, sizeof(*v), lpm_cmp) != NULL;
 }
 
+/* Sort (key, bits) pairs by key. */
+struct kb {
+	struct kp_lpm_key	k;
+	uint8_t			b;
+};
+
+static int
+kb_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct kb *)a)->k, &((const struct kb *)b)->k,
+	    sizeof(struct kp_lpm_key));
+}
+
 int
 kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist)
 {
 	struct kp_lpm_key *want = NULL, *keep = NULL;
+	uint8_t *kbits = NULL;
+	struct kb *w = NULL;
 	struct kp_iface cur, hold;
 	uint32_t key = (uint32_t)ifindex;
-	bool have = bpf_map_lookup_elem(kp->fd_ifaces, &key, &cur) == 0;
+	bool have;
 	struct kp_snd *sh;
 	size_t nw = 0, nk = 0, i;
 	int rc = -1, e = 0;
-	uint8_t bits;
 
 	if ((sh = snd_of(kp, ifindex, true)) == NULL ||
-	    (n > 0 && (want = calloc(n, sizeof(*want))) == NULL) ||
-	    (keep = calloc(sh->n + n + 1, sizeof(*keep))) == NULL) {
-		free(want);
+	    (n > 0 && (w = calloc(n, sizeof(*w))) == NULL)) {
 		errno = ENOMEM;
 		return -1;
 	}
+	for (i = 0; i < n; i++) {
+		if (v[i].len > 32) {
+			free(w);
+			errno = EINVAL;
+			return -1;
+		}
+		lpm_key(&w[i].k, ifindex, v[i].addr, v[i].len);
+		w[i].b = v[i].bits;
+	}
+	qsort(w, n, sizeof(*w), kb_cmp);
+	/* the same sets as the trie holds (a reload that changed another
+	 * interface, a publish elsewhere): nothing to write, nothing held */
+	if (n == sh->n && !keys_find(&kp->unheld_ifs, (uint64_t)(uint32_t)ifindex, &i)) {
+		for (i = 0; i < n; i++)
+			if (memcmp(&w[i].k, &sh->k[i], sizeof(w[i].k)) != 0 || w[i].b != sh->bits[i])
+				break;
+		if (i == n) {
+			free(w);
+			return 0;
+		}
+	}
+	if ((n > 0 && (want = calloc(n, sizeof(*want))) == NULL) ||
+	    (keep = calloc(sh->n + n + 1, sizeof(*keep))) == NULL ||
+	    (kbits = calloc(sh->n + n + 1, 1)) == NULL) {
+		free(w);
+		free(want);
+		free(keep);
+		errno = ENOMEM;
+		return -1;
+	}
+	have = bpf_map_lookup_elem(kp->fd_ifaces, &key, &cur) == 0;
 	/* while the trie changes, nothing is answered on ifindex */
 	if (have) {
 		hold = cur;
 		hold.mode = KP_MODE_NONE;
 		if (bpf_map_update_elem(kp->fd_ifaces, &key, &hold, BPF_ANY) != 0)
 			goto out;
+		sh->have = false;
 	}
 	/* the new keys, written before the old ones go (and an address in
 	 * both never misses) */
 	for (i = 0; i < n; i++) {
-		lpm_key(&want[nw], ifindex, v[i].addr, v[i].len);
-		bits = v[i].bits;
-		if (v[i].len > 32 || bpf_map_update_elem(kp->fd_senders, &want[nw], &bits,
-		    BPF_ANY) != 0)
+		if (bpf_map_update_elem(kp->fd_senders, &w[i].k, &w[i].b, BPF_ANY) != 0)
 			goto out;
-		nw++;
+		want[nw] = w[i].k;
+		kbits[nw++] = w[i].b;
 	}
-	qsort(want, nw, sizeof(*want), lpm_cmp);
 	for (i = 0; i < sh->n; i++)
 		if (!lpm_in(want, nw, &sh->k[i]) &&
 		    bpf_map_delete_elem(kp->fd_senders, &sh->k[i]) == 0)
@@ -578,17 +640,39 @@ kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bo
 out:
 	e = errno;
 	/* what the trie holds now: the new keys; after a failure, the old
-	 * ones too (not deleted) */
+	 * ones too (not deleted), with their old bits */
 	memcpy(keep, want, nw * sizeof(*keep));
 	nk = nw;
 	for (i = 0; rc != 0 && i < sh->n; i++)
-		if (!lpm_in(want, nw, &sh->k[i]))
-			keep[nk++] = sh->k[i];
-	qsort(keep, nk, sizeof(*keep), lpm_cmp);
+		if (!lpm_in(want, nw, &sh->k[i])) {
+			keep[nk] = sh->k[i];
+			kbits[nk++] = sh->bits[i];
+		}
+	if (rc != 0 && nk > nw) {
+		/* back in key order, bits with them */
+		struct kb *t = calloc(nk, sizeof(*t));
+
+		for (i = 0; t != NULL && i < nk; i++) {
+			t[i].k = keep[i];
+			t[i].b = kbits[i];
+		}
+		if (t != NULL) {
+			qsort(t, nk, sizeof(*t), kb_cmp);
+			for (i = 0; i < nk; i++) {
+				keep[i] = t[i].k;
+				kbits[i] = t[i].b;
+			}
+			free(t);
+		} else
+			nk = 0;	/* unknown: the next set writes all, deletes what it can */
+	}
 	free(sh->k);
+	free(sh->bits);
 	sh->k = keep;
+	sh->bits = kbits;
 	sh->n = nk;
 	free(want);
+	free(w);
 	/* a trie too full for these sets: the interface passes everything up
 	 * (kpf_iface) until they fit */
 	if (rc == 0 || e != E2BIG)
@@ -598,6 +682,7 @@ out:
 	if (have && rc == 0) {
 		cur.flags = (uint8_t)((cur.flags & ~(KP_IF_SENDERS | KP_IF_ALLOWLIST)) |
 		    (n > 0 || allowlist ? KP_IF_SENDERS : 0) | (allowlist ? KP_IF_ALLOWLIST : 0));
+		sh->have = false;	/* kp_set_iface writes it again */
 		if (bpf_map_update_elem(kp->fd_ifaces, &key, &cur, BPF_ANY) != 0) {
 			e = errno;
 			rc = -1;
