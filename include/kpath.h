@@ -45,6 +45,9 @@ bool kp_built(void);
  * what does not fit is passed up), start the netlink watcher and the
  * liveness socket, read the kernel's links and addresses; NULL with why
  * filled (kernel too old, no CAP_BPF, verifier refusal...). */
+/* The namespace's IPv4 address entries and links now, to size the maps
+ * by; 0 or -1. */
+int kp_count(unsigned *addrs, unsigned *links);
 struct kp *kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen);
 /* Detach from every interface attached, close everything; NULL is fine. */
 void kp_close(struct kp *kp);
@@ -52,6 +55,10 @@ void kp_close(struct kp *kp);
  * at the last preference, after removing a killed run's arpownd filter
  * there; *others (may be NULL): how many other filters run before it;
  * 0, or -1 with why filled. */
+/* kp_attach for n interfaces at once (a start's thousand: one socket,
+ * requests many at a time); 0, or -1 when one failed (why: the last
+ * reason; kp_attach on it again says its own). */
+int kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t whylen);
 int kp_attach(struct kp *kp, int ifindex, int *others, char *why, size_t whylen);
 /* Remove our filter from ifindex, and nothing else; 0 or -1. */
 int kp_detach(struct kp *kp, int ifindex);
@@ -69,6 +76,11 @@ int kp_del_iface(struct kp *kp, int ifindex);
 /* Grant addr on ifindex (owner and subnet modes) under the entries refs
  * (KP_NREF at most, own entries first); 0 or -1. */
 int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n);
+/* On: grants and markers are gathered and written many to a syscall (a
+ * start's hundred thousand), stamped with the ids kp_open's resync wrote;
+ * off: the rest written, each outcome kept as one by one.  0, or -1 (on:
+ * no memory, one by one then; off: an entry refused, kept for later). */
+int kp_batch(struct kp *kp, bool on);
 /* Withdraw the grant of addr on ifindex; 0 (also when there was none) or -1. */
 int kp_del_answer(struct kp *kp, int ifindex, uint32_t addr);
 /* Publish the CIDR addr/len (network order) on ifindex, answered with mac,
@@ -91,6 +103,10 @@ int kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n
 /* sender_rate, total_rate (replies/s, 0 = no limit) and learning events/s. */
 int kp_set_limits(struct kp *kp, long sender_rate, long total_rate, long learn_rate);
 /* The counters of ifindex (0: all), summed over the CPUs; 0 or -1. */
+/* Every interface's counters, summed as kp_counters does, to fn, in a
+ * few syscalls for all of them; 0 or -1. */
+typedef void kp_counters_fn(void *arg, int ifindex, const uint64_t c[KP_NCOUNTERS]);
+int kp_counters_all(struct kp *kp, kp_counters_fn *fn, void *arg);
 int kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS]);
 /* A stable name for counter i (KP_C_*). */
 const char *kp_counter_name(int i);

@@ -47,10 +47,13 @@ struct pub;
 /* The CIDRs p publishes on ifp (its entries on ifp's name), at most max
  * into out; how many there are (pure). */
 size_t kpf_pub(const struct pub *p, const struct tbl_iface *ifp, struct kpf_pub *out, size_t max);
-/* Write ifp's sender sets (ours: what is published there, or NULL), then
- * its settings (flags: KP_IF_LEARN, KP_IF_PROBES (answer probes here, if
- * allow_probes), KP_IF_PROBE_EVENTS; the rest from ifp) and the grants
- * of all its addresses; 0 or -1 (then nothing is answered on ifp). */
+/* ifp's sender sets (ours: what is published there, or NULL), then its
+ * settings (flags: KP_IF_LEARN, KP_IF_PROBES (answer probes here, if
+ * allow_probes), KP_IF_PROBE_EVENTS; the rest from ifp); 0 or -1 (then
+ * nothing is answered on ifp; errno E2BIG: no room, until it fits). */
+int kpf_settings(struct kp *kp, const struct tbl_iface *ifp, unsigned flags,
+    const struct rng *ours);
+/* kpf_settings, and the grants of all ifp's addresses; 0 or -1. */
 int kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsigned flags,
     const struct rng *ours);
 /* Rewrite the grants of addr: (ifindex, addr) and (0, addr); 0 or -1. */

@@ -20,12 +20,56 @@ struct nlmsghdr;
 
 struct kp_att {
 	int	ifindex;
+	int	before;		/* other TC filters that ran before ours at attach */
 };
 
 /* A set of 64-bit keys (open addressing): what a full map refused. */
 struct kp_keys {
 	uint64_t	*v;		/* 0: an empty slot (no key is 0) */
 	size_t		 n, cap;
+};
+
+/* The sender keys written for one interface (kp_set_senders): the trie
+ * is the daemon's alone, so this copy is its contents, and a change needs
+ * no walk of every interface's keys. */
+struct kp_snd {
+	int			 ifindex;
+	struct kp_lpm_key	*k;		/* sorted */
+	uint8_t			*bits;		/* each key's value */
+	size_t			 n;
+	/* kp_ifaces' entry as last written (have: it was): a reload that
+	 * changes one interface of 1,000 writes that one's */
+	struct kp_iface		 iface;
+	bool			 have;
+};
+
+#define KP_BATCH	4096	/* entries a batched write takes at a time */
+
+/* kpbatch.c: writes to one map gathered, a syscall for many */
+struct kpb {
+	int		 fd;
+	size_t		 ksz, vsz, n, max;
+	uint64_t	 flags;		/* each entry's: BPF_ANY, BPF_NOEXIST */
+	void		*keys, *vals;
+	uint64_t	*tags;		/* the caller's word for each entry */
+};
+/* Told of each entry written (rc 0) or refused (rc -1, errno e). */
+typedef void kpb_done_fn(void *arg, uint64_t tag, const void *key, int rc, int e);
+/* A batch of up to max entries for map fd; 0, or -1 on ENOMEM. */
+int kpb_init(struct kpb *b, int fd, size_t ksz, size_t vsz, uint64_t elem_flags, size_t max);
+void kpb_free(struct kpb *b);
+/* key -> val into the batch, written (and done told) when it is full; 0 or -1. */
+int kpb_put(struct kpb *b, const void *key, const void *val, uint64_t tag, kpb_done_fn *done,
+    void *arg);
+/* Write what is gathered, done told of each; 0, or -1 when one was refused. */
+int kpb_flush(struct kpb *b, kpb_done_fn *done, void *arg);
+
+/* kpmirror.c: the instance ids a resync wrote, for a start's grants to
+ * stamp without a lookup each (kp_batch); open addressing */
+struct kpm_ids {
+	struct kp_ifa_key	*k;
+	uint64_t		*id;
+	size_t			 n, cap;
 };
 
 struct kp {
@@ -52,6 +96,16 @@ struct kp {
 	size_t		 unheld_locals;	/* markers among them: answers stop */
 	struct kp_keys	 unheld_ifs;
 	bool		 room;		/* something deleted since kp_take_room */
+	struct kp_snd	*snd;		/* per interface, what kp_senders holds */
+	size_t		 nsnd, asnd;
+	/* kp_batch: grants and markers gathered, and the ids the last full
+	 * resync wrote (links by ifindex in link_ids, addresses in ids) */
+	bool		 batching;
+	bool		 keep_ids;	/* the next resync's ids kept (kp_open's) */
+	struct kpb	 b_answers, b_locals;
+	struct kpm_ids	 ids;
+	uint64_t	*link_ids;	/* index ifindex, 0 none */
+	size_t		 nlink_ids;
 	uint64_t	 alive_seen;	/* kp_watch.alive_full at the last mirror read */
 	uint64_t	 mirror_short;	/* address entries that read found no room for */
 };
@@ -65,12 +119,20 @@ void kp_log_setup(void);
 /* kptc.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
 typedef int kpn_cb(const struct nlmsghdr *nlh, void *arg);
 int kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg);
-/* kptc.c: prog_fd at ifindex's clsact ingress (the qdisc made if
- * missing, and left there), a killed run's filter there removed first;
- * *before: how many other filters run before ours; 0 or -1 */
-int kpt_attach(int ifindex, int prog_fd, int *before, char *why, size_t whylen);
-/* kptc.c: the filters of program prog_id off ifindex, nothing else */
-int kpt_detach(int ifindex, uint32_t prog_id);
+/* kptc.c: one interface's part of a batch of TC work */
+struct kpt_job {
+	int		 ifindex;
+	int		 before;	/* attach: other filters that run before ours */
+	int		 err;		/* 0, or the errno of the step that failed */
+	const char	*what;		/* that step */
+};
+/* kptc.c: prog_fd (its filter named name) at each job's clsact ingress
+ * (the qdisc made if missing, and left there), a killed run's filter
+ * there removed first; 0, or -1 when a job failed (its err, what) */
+int kpt_attach_all(int prog_fd, const char *name, struct kpt_job *v, size_t n);
+/* kptc.c: the filters of program prog_id off each job's interface,
+ * nothing else; 0 or -1 (a job's err, what) */
+int kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n);
 
 /* kpmirror.c: the configuration map's one entry, the watcher's */
 int kpm_read_conf(struct kp *kp, struct kp_conf *c);
@@ -79,6 +141,12 @@ int kpm_write_conf(struct kp *kp, const struct kp_conf *c);
 /* kpmirror.c: kp_links and kp_alive filled from the kernel (full: from
  * nothing); 0 or -1 */
 int kpm_resync(struct kp *kp, bool full);
+/* kpmirror.c: the id the last resync wrote for k (or for link ifindex);
+ * false when it wrote none (ask the map) */
+bool kpm_id(const struct kp *kp, const struct kp_ifa_key *k, uint64_t *id);
+bool kpm_link_id(const struct kp *kp, uint32_t ifindex, uint64_t *id);
+/* kpmirror.c: forget them (they go stale with the next event) */
+void kpm_ids_clear(struct kp *kp);
 /* kpmirror.c: the netlink watcher's socket, and the liveness socket
  * (its address and port written into cf); fd or -1 */
 int kpm_watch_open(struct kp *kp);

@@ -14,7 +14,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ev.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +64,8 @@ struct kan {
 	struct kanq		*q;		/* feeds deferred: kanq.c */
 	struct kanroom		*room;		/* what the maps have no room for */
 	bool			 resync_said;
+	bool			 bulk;		/* feed writes settings only: all_again */
+	bool			 feed_grants;	/* iface() writes an attached one's grants */
 	ev_timer		 resync_w;	/* the kernel's state read again, soon */
 };
 
@@ -105,7 +106,6 @@ kan_required(const struct conf *c)
 struct kan *
 kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 {
-	struct ifaddrs *ifa, *i;
 	unsigned addrs = 0, links = 0;
 	char why[256];
 	struct kan *k;
@@ -115,15 +115,7 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	if (!kan_wanted(c))
 		return NULL;
 	/* sized for what the namespace holds now, twice over */
-	if (getifaddrs(&ifa) == 0) {
-		for (i = ifa; i != NULL; i = i->ifa_next) {
-			if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET)
-				addrs++;
-			else if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_PACKET)
-				links++;
-		}
-		freeifaddrs(ifa);
-	}
+	(void)kp_count(&addrs, &links);
 	addrs = 2 * addrs > KAN_MIN_ADDRS ? 2 * addrs : KAN_MIN_ADDRS;
 	links = 2 * links > KAN_MIN_LINKS ? 2 * links : KAN_MIN_LINKS;
 	if ((kp = kp_open(addrs, links, why, sizeof(why))) == NULL) {
@@ -156,6 +148,7 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 		return NULL;
 	}
 	k->kp = kp;
+	k->feed_grants = true;
 	return k;
 }
 
@@ -183,20 +176,19 @@ slot(struct kan *k, int ifindex, bool make)
 	return &k->ifs[k->nifs++];
 }
 
-/* What the program counted on s's interface since the last fold. */
+/* What the program counted on s's interface since the last fold (now:
+ * its counters as they are). */
 static void
-fold_one(struct kan *k, struct kan_if *s)
+fold_with(struct kan *k, struct kan_if *s, const uint64_t now[KP_NCOUNTERS])
 {
 	struct tbl_iface *ifp = tbl_iface(k->d.tbl, s->ifindex);
-	uint64_t now[KP_NCOUNTERS], a, ls, lt;
+	uint64_t a, ls, lt;
 	struct stats_if *is = NULL;
 
-	if (kp_counters(k->kp, s->ifindex, now) == -1)
-		return;
 	a = now[KP_C_ANSWERED] - s->last[KP_C_ANSWERED];
 	ls = now[KP_C_LIMITED_SENDER] - s->last[KP_C_LIMITED_SENDER];
 	lt = now[KP_C_LIMITED_TOTAL] - s->last[KP_C_LIMITED_TOTAL];
-	memcpy(s->last, now, sizeof(now));
+	memcpy(s->last, now, sizeof(s->last));
 	if (ifp != NULL && (is = ifp->stats) == NULL)
 		is = ifp->stats = calloc(1, sizeof(*ifp->stats));
 	/* answered or limited there: requests decided for an answer, which
@@ -215,12 +207,33 @@ fold_one(struct kan *k, struct kan_if *s)
 	is->limited_total += lt;
 }
 
+static void
+fold_one(struct kan *k, struct kan_if *s)
+{
+	uint64_t now[KP_NCOUNTERS];
+
+	if (kp_counters(k->kp, s->ifindex, now) == 0)
+		fold_with(k, s, now);
+}
+
+static void
+fold_cb(void *arg, int ifindex, const uint64_t c[KP_NCOUNTERS])
+{
+	struct kan_if *s = slot(arg, ifindex, false);
+
+	if (s != NULL && s->attached)
+		fold_with(arg, s, c);
+}
+
 void
 kan_fold(struct kan *k)
 {
 	size_t i;
 
 	if (k == NULL || !k->started)
+		return;
+	/* every interface's at once; one by one only if that fails */
+	if (kp_counters_all(k->kp, fold_cb, k) == 0)
 		return;
 	for (i = 0; i < k->nifs; i++)
 		if (k->ifs[i].attached)
@@ -276,9 +289,10 @@ ours_on(const struct kan *k, const struct tbl_iface *ifp, struct rng *r)
 	return rng_finish(r);
 }
 
-/* Write ifp's settings, senders and grants. */
+/* Write ifp's settings and senders, and (grants) the grants of its
+ * addresses. */
 static void
-feed(struct kan *k, struct tbl_iface *ifp)
+feed(struct kan *k, struct tbl_iface *ifp, bool grants)
 {
 	unsigned flags = KP_IF_PROBES | KP_IF_PROBE_EVENTS;
 	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
@@ -288,7 +302,8 @@ feed(struct kan *k, struct tbl_iface *ifp)
 		flags |= KP_IF_LEARN;
 	/* what did not fit for want of room is kanroom's to say and retry */
 	if ((ours_on(k, ifp, &ours) == -1 ||
-	    kpf_iface(k->kp, k->d.tbl, ifp, flags, ours.n > 0 ? &ours : NULL) == -1) &&
+	    (!grants ? kpf_settings(k->kp, ifp, flags, ours.n > 0 ? &ours : NULL) :
+	    kpf_iface(k->kp, k->d.tbl, ifp, flags, ours.n > 0 ? &ours : NULL)) == -1) &&
 	    errno != E2BIG)
 		log_ctx(LOG_WARNING, &lc, "%s: the kernel answer path could not take all of "
 		    "its settings; the capture path answers what it does not", ifp->name);
@@ -300,7 +315,7 @@ iface(struct kan *k, struct tbl_iface *ifp)
 {
 	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
 	struct kan_if *s = slot(k, ifp->ifindex, true);
-	bool want = wants(k, ifp), u;
+	bool want = wants(k, ifp), u, fresh = false;
 	char why[256];
 	size_t j;
 	int others = 0;
@@ -319,6 +334,7 @@ iface(struct kan *k, struct tbl_iface *ifp)
 		}
 		s->attached = true;
 		s->said = false;
+		fresh = true;
 		(void)kp_counters(k->kp, ifp->ifindex, s->last);
 		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path", ifp->name);
 		/* they see every frame first: one that ends the chain for ARP
@@ -334,8 +350,11 @@ iface(struct kan *k, struct tbl_iface *ifp)
 		s->attached = false;
 		log_ctx(LOG_INFO, &lc, "%s: no longer answered by the kernel path", ifp->name);
 	}
+	/* its grants too when it is new here, or when asked (an interface's
+	 * own event); all_again writes them all after, a change of the
+	 * configuration or the published set leaves them as they are */
 	if (s->attached)
-		feed(k, ifp);
+		feed(k, ifp, !k->bulk && (fresh || k->feed_grants));
 	/* answered there: attached, and its settings in the maps */
 	ifp->kpath = s->attached && kp_iface_held(k->kp, ifp->ifindex);
 	/* Its addresses' host-wide entries name it as a holder while it is
@@ -373,7 +392,7 @@ q_feed(void *arg, int ifindex)
 	for (i = 0; i < k->nifs; i++)
 		if ((ifindex == -1 || k->ifs[i].ifindex == ifindex) && k->ifs[i].attached &&
 		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) != NULL)
-			feed(k, ifp);
+			feed(k, ifp, true);
 }
 
 static void
@@ -403,6 +422,56 @@ refeed(struct kan *k)
 	recheck(k, false);
 }
 
+/* Everything written anew (a start, a resync, room again): each
+ * interface's settings, then every grant and marker once, many to a
+ * syscall (at 1,000 interfaces and 100,000 addresses, one write each,
+ * twice over, took 15 s of the start). */
+struct wanted {
+	struct kan	*k;
+	int		*v;
+	size_t		 n, a;
+};
+
+static int
+wanted_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct wanted *w = arg;
+	struct kan_if *s = slot(w->k, ifp->ifindex, false);
+	int *nv;
+
+	if (!wants(w->k, ifp) || (s != NULL && s->attached))
+		return 0;
+	if (w->n == w->a) {
+		w->a = w->a ? w->a * 2 : 64;
+		if ((nv = realloc(w->v, w->a * sizeof(*nv))) == NULL)
+			return -1;
+		w->v = nv;
+	}
+	w->v[w->n++] = ifp->ifindex;
+	return 0;
+}
+
+static void
+all_again(struct kan *k)
+{
+	struct wanted w = { k, NULL, 0, 0 };
+	char why[256];
+
+	/* every filter that is due, in one batch: iface() finds them there
+	 * (one that failed, it tries again alone and says why) */
+	if (tbl_iface_each(k->d.tbl, wanted_cb, &w) == 0 && w.n > 0)
+		(void)kp_attach_many(k->kp, w.v, w.n, why, sizeof(why));
+	free(w.v);
+	(void)kp_batch(k->kp, true);
+	k->bulk = true;
+	tbl_iface_each(k->d.tbl, iface_cb, k);
+	k->bulk = false;
+	(void)kpf_all(k->kp, k->d.tbl);		/* what does not fit: kanroom says */
+	(void)kp_batch(k->kp, false);
+	pub_sync(k);
+	recheck(k, false);
+}
+
 /* kanroom.c's retry: the interfaces whose settings did not fit and the
  * published ranges (all: every grant, after the mirror was read again). */
 static void
@@ -413,8 +482,7 @@ room_again(void *arg, bool all)
 	size_t i;
 
 	if (all) {
-		(void)kpf_all(k->kp, k->d.tbl);
-		refeed(k);
+		all_again(k);
 		return;
 	}
 	for (i = 0; i < k->nifs; i++)
@@ -444,8 +512,7 @@ resync_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		return;
 	}
 	k->resync_said = false;
-	(void)kpf_all(k->kp, k->d.tbl);
-	refeed(k);
+	all_again(k);
 	kanroom_check(k->room);
 }
 
@@ -482,9 +549,13 @@ kan_set_pub(struct kan *k, const struct pub *p)
 	if (k == NULL)
 		return;
 	k->pub = p;
-	/* the senders' "published here" bits change with the set */
+	/* the senders' "published here" bits change with the set; the
+	 * grants do not (a publish cost every grant written again: at
+	 * 100,000 addresses a second a publish) */
 	if (k->started) {
+		k->feed_grants = false;
 		refeed(k);
+		k->feed_grants = true;
 		settle(k);
 	}
 }
@@ -498,7 +569,11 @@ kan_reconf(struct kan *k, const struct conf *c)
 	if (!k->started)
 		return;
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
+	/* modes, lists, paths: the settings; the grants are the table's
+	 * (one newly attached gets its own) */
+	k->feed_grants = false;
 	refeed(k);
+	k->feed_grants = true;
 	settle(k);
 }
 
@@ -533,7 +608,7 @@ kan_change(struct kan *k, const struct ls_change *c)
 			if (k->q != NULL)
 				kanq_dirty(k->q, c->ifindex);
 			else
-				feed(k, c->ifp);
+				feed(k, c->ifp, true);
 		} else
 			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
 		pub_sync(k);
@@ -611,8 +686,7 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	if ((k->room = kanroom_new(d->loop, k->kp, d->tbl, room_again, k)) == NULL)
 		log_warnx("kernel answer path: out of memory; what does not fit is not retried");
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
-	(void)kpf_all(k->kp, k->d.tbl);		/* what does not fit: kanroom says */
-	refeed(k);
+	all_again(k);
 	settle(k);
 	ev_io_init(&k->ev_w, events_cb, kp_events_fd(k->kp), EV_READ);
 	k->ev_w.data = k;

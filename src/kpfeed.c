@@ -275,9 +275,29 @@ int
 kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsigned flags,
     const struct rng *ours)
 {
+	size_t i;
+	int rc = kpf_settings(kp, ifp, flags, ours), e = errno;
+
+	/* the grants whatever the settings did: with the interface at mode
+	 * NONE they wait, ready for when its settings fit */
+	for (i = 0; i < ifp->naddrs; i++)
+		/* each address once: at its chain's head */
+		if (tbl_addr_head(t, ifp, ifp->addrs[i].addr) == i &&
+		    kpf_addr(kp, t, ifp->ifindex, ifp->addrs[i].addr) == -1 && rc == 0) {
+			rc = -1;
+			e = errno;
+		}
+	errno = e;
+	return rc;
+}
+
+int
+kpf_settings(struct kp *kp, const struct tbl_iface *ifp, unsigned flags,
+    const struct rng *ours)
+{
 	struct kp_cidr *v = NULL;
 	struct rng sub;
-	size_t n = SIZE_MAX, i;
+	size_t n = SIZE_MAX;
 	int rc = 0, e;
 
 	/* the senders first: the settings that follow point at them; the
@@ -309,11 +329,6 @@ kpf_iface(struct kp *kp, const struct tbl *t, const struct tbl_iface *ifp, unsig
 		flags |= KP_IF_RPCHECK;
 	if (kp_set_iface(kp, ifp->ifindex, kpf_mode(ifp), ifp->mac, ifp->master, flags) == -1)
 		rc = -1;
-	for (i = 0; i < ifp->naddrs; i++)
-		/* each address once: at its chain's head */
-		if (tbl_addr_head(t, ifp, ifp->addrs[i].addr) == i &&
-		    kpf_addr(kp, t, ifp->ifindex, ifp->addrs[i].addr) == -1)
-			rc = -1;
 	return rc;
 }
 

@@ -221,10 +221,13 @@ kp_take_unconfirmed(struct kp *kp, struct util_ifset *out)
 	memset(&kp->unconf, 0, sizeof(kp->unconf));
 }
 
+static struct kp_snd *snd_of(struct kp *kp, int ifindex, bool make);
+
 int
 kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int master,
     unsigned flags)
 {
+	struct kp_snd *sh;
 	struct kp_iface v;
 	struct kp_link l;
 	uint32_t k = (uint32_t)ifindex;
@@ -241,16 +244,33 @@ kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int mas
 		v.link_id = l.id;
 	else
 		unconfirmed(kp, ifindex);
+	/* as last written: left alone (a reload of 1,000 interfaces that
+	 * changed one) */
+	if ((sh = snd_of(kp, ifindex, true)) != NULL && sh->have &&
+	    memcmp(&sh->iface, &v, sizeof(v)) == 0)
+		return 0;
 	/* libbpf returns -errno: 0 or -1 here, as the header says */
-	return bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY) == 0 ? 0 : -1;
+	if (bpf_map_update_elem(kp->fd_ifaces, &k, &v, BPF_ANY) != 0) {
+		if (sh != NULL)
+			sh->have = false;
+		return -1;
+	}
+	if (sh != NULL) {
+		sh->iface = v;
+		sh->have = true;
+	}
+	return 0;
 }
 
 int
 kp_del_iface(struct kp *kp, int ifindex)
 {
 	uint32_t k = (uint32_t)ifindex;
+	struct kp_snd *sh;
 
 	keys_del(&kp->unheld_ifs, (uint64_t)k);
+	if ((sh = snd_of(kp, ifindex, false)) != NULL)
+		sh->have = false;
 	if (bpf_map_delete_elem(kp->fd_ifaces, &k) != 0 && errno != ENOENT)
 		return -1;
 	return 0;
@@ -262,6 +282,7 @@ static void
 fill_refs(struct kp *kp, struct kp_answer *a, const struct kp_ifa *refs, size_t n, bool holders)
 {
 	struct kp_link l;
+	uint64_t id;
 	size_t i;
 
 	if (n > KP_NREF)
@@ -275,17 +296,78 @@ fill_refs(struct kp *kp, struct kp_answer *a, const struct kp_ifa *refs, size_t 
 		r->kind = refs[i].kind;
 		/* 0 is no instance (the watcher's ids start at 1, ours at
 		 * USER_ID_BASE + 1); on 6.1 a lookup racing the watcher's
-		 * insert was seen to return it */
-		if (bpf_map_lookup_elem(kp->fd_alive, &r->ifa, &r->id) != 0 || r->id == 0) {
+		 * insert was seen to return it.  In a batch, the id the
+		 * resync just wrote: one the watcher replaced meanwhile never
+		 * confirms (passed up), and the event that replaced it, read
+		 * after the batch, writes the grant again */
+		if (kp->batching && kpm_id(kp, &r->ifa, &id))
+			r->id = id;
+		else if (bpf_map_lookup_elem(kp->fd_alive, &r->ifa, &r->id) != 0)
 			r->id = 0;
+		if (r->id == 0)
 			unconfirmed(kp, refs[i].ifindex);
-		}
 		if (holders) {
-			r->link_id = bpf_map_lookup_elem(kp->fd_links, &li, &l) == 0 ? l.id : 0;
+			if (kp->batching && kpm_link_id(kp, li, &id))
+				r->link_id = id;
+			else
+				r->link_id = bpf_map_lookup_elem(kp->fd_links, &li, &l) == 0 ?
+				    l.id : 0;
 			if (r->link_id == 0)
 				unconfirmed(kp, refs[i].ifindex);
 		}
 	}
+}
+
+/* A batched grant written or refused (kpbatch.c): kept as kp_set_answer's. */
+static void
+answer_done(void *arg, uint64_t tag, const void *key, int rc, int e)
+{
+	(void)key;
+	note_write(arg, &((struct kp *)arg)->unheld, tag, rc, e, false);
+}
+
+/* A batched marker: one that does not fit stops every answer. */
+static void
+local_done(void *arg, uint64_t tag, const void *key, int rc, int e)
+{
+	struct kp *kp = arg;
+
+	(void)key;
+	if (rc == -1)
+		set_full(kp, true);
+	note_write(kp, &kp->unheld, tag, rc, rc == -1 ? (e == E2BIG || e == ENOMEM ? E2BIG : e) :
+	    0, true);
+}
+
+int
+kp_batch(struct kp *kp, bool on)
+{
+	int rc = 0;
+
+	if (on && !kp->batching) {
+		if (kpb_init(&kp->b_answers, kp->fd_answers, sizeof(struct kp_ans_key),
+		    sizeof(struct kp_answer), BPF_ANY, KP_BATCH) == -1 ||
+		    kpb_init(&kp->b_locals, kp->fd_locals, sizeof(uint32_t),
+		    sizeof(struct kp_answer), BPF_ANY, KP_BATCH) == -1) {
+			kpb_free(&kp->b_answers);
+			return -1;	/* one by one, then */
+		}
+		kp->batching = true;
+		return 0;
+	}
+	if (!on && kp->batching) {
+		/* the markers first: a sender using one of ours is known as
+		 * such before anything is answered */
+		if (kpb_flush(&kp->b_locals, local_done, kp) == -1)
+			rc = -1;
+		if (kpb_flush(&kp->b_answers, answer_done, kp) == -1)
+			rc = -1;
+		kpb_free(&kp->b_locals);
+		kpb_free(&kp->b_answers);
+		kp->batching = false;
+		kpm_ids_clear(kp);
+	}
+	return rc;
 }
 
 int
@@ -301,6 +383,9 @@ kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *re
 	}
 	memset(&a, 0, sizeof(a));
 	fill_refs(kp, &a, refs, n, false);
+	if (kp->batching)
+		return kpb_put(&kp->b_answers, &k, &a, grant_key(ifindex, addr), answer_done, kp) ==
+		    -1 && errno == ENOMEM ? -1 : 0;
 	rc = bpf_map_update_elem(kp->fd_answers, &k, &a, BPF_ANY) == 0 ? 0 : -1;
 	e = errno;
 	note_write(kp, &kp->unheld, grant_key(ifindex, addr), rc, e, false);
@@ -317,6 +402,8 @@ kp_del_answer(struct kp *kp, int ifindex, uint32_t addr)
 	/* (0, addr) is a marker's key in the unheld set, not a grant's */
 	if (ifindex == 0)
 		return 0;
+	if (kp->batching)
+		(void)kpb_flush(&kp->b_answers, answer_done, kp);	/* its put first */
 	rc = bpf_map_delete_elem(kp->fd_answers, &k) == 0 ? 0 : -1;
 
 	if (rc == -1 && errno != ENOENT)
@@ -390,6 +477,9 @@ kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t 
 	memset(&a, 0, sizeof(a));
 	a.flags = KP_ANS_LOCAL;
 	fill_refs(kp, &a, holders, n, true);
+	if (kp->batching)
+		return kpb_put(&kp->b_locals, &addr, &a, grant_key(0, addr), local_done, kp) ==
+		    -1 && errno == ENOMEM ? -1 : 0;
 	rc = bpf_map_update_elem(kp->fd_locals, &addr, &a, BPF_ANY) == 0 ? 0 : -1;
 	e = errno;
 	/* one that does not fit: a sender using addr would not be known as
@@ -404,7 +494,11 @@ kp_set_local(struct kp *kp, uint32_t addr, const struct kp_ifa *holders, size_t 
 int
 kp_del_local(struct kp *kp, uint32_t addr)
 {
-	int rc = bpf_map_delete_elem(kp->fd_locals, &addr) == 0 ? 0 : -1;
+	int rc;
+
+	if (kp->batching)
+		(void)kpb_flush(&kp->b_locals, local_done, kp);	/* its put first */
+	rc = bpf_map_delete_elem(kp->fd_locals, &addr) == 0 ? 0 : -1;
 
 	if (rc == -1 && errno != ENOENT)
 		return -1;
@@ -423,54 +517,162 @@ lpm_key(struct kp_lpm_key *k, int ifindex, uint32_t addr, unsigned len)
 	k->addr = htonl(addr);
 }
 
+/* The copy of ifindex's sender keys (made empty when make and missing). */
+static struct kp_snd *
+snd_of(struct kp *kp, int ifindex, bool make)
+{
+	struct kp_snd *nv;
+	size_t i;
+
+	for (i = 0; i < kp->nsnd; i++)
+		if (kp->snd[i].ifindex == ifindex)
+			return &kp->snd[i];
+	if (!make)
+		return NULL;
+	if (kp->nsnd == kp->asnd) {
+		kp->asnd = kp->asnd ? kp->asnd * 2 : 64;
+		if ((nv = realloc(kp->snd, kp->asnd * sizeof(*nv))) == NULL) {
+			kp->asnd = kp->nsnd;
+			return NULL;
+		}
+		kp->snd = nv;
+	}
+	memset(&kp->snd[kp->nsnd], 0, sizeof(kp->snd[0]));
+	kp->snd[kp->nsnd].ifindex = ifindex;
+	return &kp->snd[kp->nsnd++];
+}
+
+static int
+lpm_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct kp_lpm_key));
+}
+
+static bool
+lpm_in(const struct kp_lpm_key *v, size_t n, const struct kp_lpm_key *k)
+{
+	return n > 0 && bsearch(k, v, n, sizeof(*v), lpm_cmp) != NULL;
+}
+
+/* Sort (key, bits) pairs by key. */
+struct kb {
+	struct kp_lpm_key	k;
+	uint8_t			b;
+};
+
+static int
+kb_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct kb *)a)->k, &((const struct kb *)b)->k,
+	    sizeof(struct kp_lpm_key));
+}
+
 int
 kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bool allowlist)
 {
-	struct kp_lpm_key k, *prev = NULL, *old = NULL, *nk, want;
+	struct kp_lpm_key *want = NULL, *keep = NULL;
+	uint8_t *kbits = NULL;
+	struct kb *w = NULL;
 	struct kp_iface cur, hold;
 	uint32_t key = (uint32_t)ifindex;
-	bool have = bpf_map_lookup_elem(kp->fd_ifaces, &key, &cur) == 0, keep;
-	size_t nold = 0, aold = 0, i, j;
+	bool have;
+	struct kp_snd *sh;
+	size_t nw = 0, nk = 0, i;
 	int rc = -1, e = 0;
-	uint8_t bits;
 
+	if ((sh = snd_of(kp, ifindex, true)) == NULL ||
+	    (n > 0 && (w = calloc(n, sizeof(*w))) == NULL)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i].len > 32) {
+			free(w);
+			errno = EINVAL;
+			return -1;
+		}
+		lpm_key(&w[i].k, ifindex, v[i].addr, v[i].len);
+		w[i].b = v[i].bits;
+	}
+	qsort(w, n, sizeof(*w), kb_cmp);
+	/* the same sets as the trie holds (a reload that changed another
+	 * interface, a publish elsewhere): nothing to write, nothing held */
+	if (n == sh->n && !keys_find(&kp->unheld_ifs, (uint64_t)(uint32_t)ifindex, &i)) {
+		for (i = 0; i < n; i++)
+			if (memcmp(&w[i].k, &sh->k[i], sizeof(w[i].k)) != 0 || w[i].b != sh->bits[i])
+				break;
+		if (i == n) {
+			free(w);
+			return 0;
+		}
+	}
+	if ((n > 0 && (want = calloc(n, sizeof(*want))) == NULL) ||
+	    (keep = calloc(sh->n + n + 1, sizeof(*keep))) == NULL ||
+	    (kbits = calloc(sh->n + n + 1, 1)) == NULL) {
+		free(w);
+		free(want);
+		free(keep);
+		errno = ENOMEM;
+		return -1;
+	}
+	have = bpf_map_lookup_elem(kp->fd_ifaces, &key, &cur) == 0;
 	/* while the trie changes, nothing is answered on ifindex */
 	if (have) {
 		hold = cur;
 		hold.mode = KP_MODE_NONE;
 		if (bpf_map_update_elem(kp->fd_ifaces, &key, &hold, BPF_ANY) != 0)
-			return -1;
-	}
-	/* what ifindex has now */
-	while (bpf_map_get_next_key(kp->fd_senders, prev, &k) == 0) {
-		if (nold == aold) {
-			aold = aold ? aold * 2 : 64;
-			if ((nk = realloc(old, (aold + 1) * sizeof(*old))) == NULL)
-				goto out;
-			old = nk;
-		}
-		if (k.ifindex == htonl((uint32_t)ifindex))
-			old[nold++] = k;
-		old[aold] = k;		/* the walk's position, past the kept ones */
-		prev = &old[aold];
-	}
-	for (i = 0; i < n; i++) {
-		lpm_key(&want, ifindex, v[i].addr, v[i].len);
-		bits = v[i].bits;
-		if (v[i].len > 32 || bpf_map_update_elem(kp->fd_senders, &want, &bits, BPF_ANY) != 0)
 			goto out;
+		sh->have = false;
 	}
-	for (i = 0; i < nold; i++) {
-		for (j = 0, keep = false; j < n && !keep; j++) {
-			lpm_key(&want, ifindex, v[j].addr, v[j].len);
-			keep = memcmp(&old[i], &want, sizeof(want)) == 0;
-		}
-		if (!keep && bpf_map_delete_elem(kp->fd_senders, &old[i]) == 0)
+	/* the new keys, written before the old ones go (and an address in
+	 * both never misses) */
+	for (i = 0; i < n; i++) {
+		if (bpf_map_update_elem(kp->fd_senders, &w[i].k, &w[i].b, BPF_ANY) != 0)
+			goto out;
+		want[nw] = w[i].k;
+		kbits[nw++] = w[i].b;
+	}
+	for (i = 0; i < sh->n; i++)
+		if (!lpm_in(want, nw, &sh->k[i]) &&
+		    bpf_map_delete_elem(kp->fd_senders, &sh->k[i]) == 0)
 			kp->room = true;
-	}
 	rc = 0;
 out:
 	e = errno;
+	/* what the trie holds now: the new keys; after a failure, the old
+	 * ones too (not deleted), with their old bits */
+	memcpy(keep, want, nw * sizeof(*keep));
+	nk = nw;
+	for (i = 0; rc != 0 && i < sh->n; i++)
+		if (!lpm_in(want, nw, &sh->k[i])) {
+			keep[nk] = sh->k[i];
+			kbits[nk++] = sh->bits[i];
+		}
+	if (rc != 0 && nk > nw) {
+		/* back in key order, bits with them */
+		struct kb *t = calloc(nk, sizeof(*t));
+
+		for (i = 0; t != NULL && i < nk; i++) {
+			t[i].k = keep[i];
+			t[i].b = kbits[i];
+		}
+		if (t != NULL) {
+			qsort(t, nk, sizeof(*t), kb_cmp);
+			for (i = 0; i < nk; i++) {
+				keep[i] = t[i].k;
+				kbits[i] = t[i].b;
+			}
+			free(t);
+		} else
+			nk = 0;	/* unknown: the next set writes all, deletes what it can */
+	}
+	free(sh->k);
+	free(sh->bits);
+	sh->k = keep;
+	sh->bits = kbits;
+	sh->n = nk;
+	free(want);
+	free(w);
 	/* a trie too full for these sets: the interface passes everything up
 	 * (kpf_iface) until they fit */
 	if (rc == 0 || e != E2BIG)
@@ -480,12 +682,12 @@ out:
 	if (have && rc == 0) {
 		cur.flags = (uint8_t)((cur.flags & ~(KP_IF_SENDERS | KP_IF_ALLOWLIST)) |
 		    (n > 0 || allowlist ? KP_IF_SENDERS : 0) | (allowlist ? KP_IF_ALLOWLIST : 0));
+		sh->have = false;	/* kp_set_iface writes it again */
 		if (bpf_map_update_elem(kp->fd_ifaces, &key, &cur, BPF_ANY) != 0) {
 			e = errno;
 			rc = -1;
 		}
 	}
-	free(old);
 	errno = e;
 	return rc;
 }

@@ -34,6 +34,7 @@
 
 struct resync {
 	struct kp		*kp;
+	struct kpb		 pend;		/* address entries to write, batched */
 	uint32_t		*links;		/* keys we inserted, and their ids */
 	uint64_t		*link_ids;
 	size_t			 nlinks, alinks;
@@ -100,6 +101,27 @@ rs_link(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* An address entry written (the watcher's own, already there, stays) or
+ * refused for want of room (never confirmed: passed up, reported). */
+static void
+rs_written(void *arg, uint64_t id, const void *key, int rc, int e)
+{
+	struct resync *rs = arg;
+
+	if (rc == 0) {
+		if (grow((void **)&rs->addrs, (void **)&rs->addr_ids, &rs->aaddrs, rs->naddrs,
+		    sizeof(*rs->addrs)) == -1) {
+			rs->err = -1;
+			return;
+		}
+		memcpy(&rs->addrs[rs->naddrs], key, sizeof(*rs->addrs));
+		rs->addr_ids[rs->naddrs++] = id;
+	} else if (e == E2BIG)
+		rs->full++;
+	else if (e != EEXIST)
+		rs->err = -1;
+}
+
 static int
 rs_addr(const struct nlmsghdr *nlh, void *arg)
 {
@@ -133,16 +155,9 @@ rs_addr(const struct nlmsghdr *nlh, void *arg)
 		address = local;
 	kp_ifa_key(&k, (int)ifa->ifa_index, local, address, ifa->ifa_prefixlen);
 	id = rs->kp->user_id++;
-	if (bpf_map_update_elem(rs->kp->fd_alive, &k, &id, BPF_NOEXIST) == 0) {
-		if (grow((void **)&rs->addrs, (void **)&rs->addr_ids, &rs->aaddrs, rs->naddrs,
-		    sizeof(*rs->addrs)) == -1)
-			return rs->err = -1;
-		rs->addrs[rs->naddrs] = k;
-		rs->addr_ids[rs->naddrs++] = id;
-	} else if (errno == E2BIG)
-		rs->full++;		/* never confirmed: passed up, reported */
-	else if (errno != EEXIST)
-		return rs->err = -1;
+	/* written with the dump's others, a syscall for thousands */
+	if (kpb_put(&rs->pend, &k, &id, id, rs_written, rs) == -1 && rs->err == -1)
+		return -1;
 	return 0;
 }
 
@@ -198,6 +213,90 @@ wipe(int fd, size_t keysz)
 	return 0;
 }
 
+/* ------------------------------------------------------ the ids written */
+
+static size_t
+ids_slot(const struct kp_ifa_key *k, size_t cap)
+{
+	uint64_t h = ((uint64_t)k->ifindex << 32 | k->local) * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)k->net << 8 | k->plen) * 0xbf58476d1ce4e5b9ull;
+	return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+void
+kpm_ids_clear(struct kp *kp)
+{
+	free(kp->ids.k);
+	free(kp->ids.id);
+	memset(&kp->ids, 0, sizeof(kp->ids));
+	free(kp->link_ids);
+	kp->link_ids = NULL;
+	kp->nlink_ids = 0;
+}
+
+/* What a resync wrote, for kp_batch's grants: looked up here, not in the
+ * map.  Out of memory they are simply not kept (the map is asked). */
+static void
+ids_keep(struct kp *kp, const struct resync *rs)
+{
+	size_t cap = 16, i, j;
+	uint32_t mx = 0;
+
+	kpm_ids_clear(kp);
+	if (!kp->keep_ids)
+		return;
+	while (cap < 2 * rs->naddrs + 2)
+		cap *= 2;
+	kp->ids.k = calloc(cap, sizeof(*kp->ids.k));
+	kp->ids.id = calloc(cap, sizeof(*kp->ids.id));
+	if (kp->ids.k == NULL || kp->ids.id == NULL) {
+		kpm_ids_clear(kp);
+		return;
+	}
+	kp->ids.cap = cap;
+	for (i = 0; i < rs->naddrs; i++) {
+		for (j = ids_slot(&rs->addrs[i], cap); kp->ids.id[j] != 0; j = (j + 1) & (cap - 1))
+			;
+		kp->ids.k[j] = rs->addrs[i];
+		kp->ids.id[j] = rs->addr_ids[i];
+		kp->ids.n++;
+	}
+	for (i = 0; i < rs->nlinks; i++)
+		if (rs->links[i] > mx)
+			mx = rs->links[i];
+	if (rs->nlinks > 0 && mx < (1u << 22) &&
+	    (kp->link_ids = calloc((size_t)mx + 1, sizeof(*kp->link_ids))) != NULL) {
+		kp->nlink_ids = (size_t)mx + 1;
+		for (i = 0; i < rs->nlinks; i++)
+			kp->link_ids[rs->links[i]] = rs->link_ids[i];
+	}
+}
+
+bool
+kpm_id(const struct kp *kp, const struct kp_ifa_key *k, uint64_t *id)
+{
+	size_t j;
+
+	if (kp->ids.cap == 0)
+		return false;
+	for (j = ids_slot(k, kp->ids.cap); kp->ids.id[j] != 0; j = (j + 1) & (kp->ids.cap - 1))
+		if (memcmp(&kp->ids.k[j], k, sizeof(*k)) == 0) {
+			*id = kp->ids.id[j];
+			return true;
+		}
+	return false;
+}
+
+bool
+kpm_link_id(const struct kp *kp, uint32_t ifindex, uint64_t *id)
+{
+	if (ifindex >= kp->nlink_ids || kp->link_ids[ifindex] == 0)
+		return false;
+	*id = kp->link_ids[ifindex];
+	return true;
+}
+
 /*
  * Fill kp_links and kp_alive with what the kernel holds now.  The watcher
  * runs meanwhile and wins every race but one: a dump read before a delete
@@ -222,6 +321,15 @@ kpm_resync(struct kp *kp, bool full)
 	for (tries = 0; tries < RESYNC_TRIES; tries++) {
 		memset(&rs, 0, sizeof(rs));
 		rs.kp = kp;
+		/* BPF_ANY, not BPF_NOEXIST (a batch takes no NOEXIST): an
+		 * entry the watcher wrote meanwhile is overwritten with the
+		 * dump's id.  Safe: that entry exists (the dump saw it); and
+		 * if it was deleted and added again after the dump read it,
+		 * the delete moved the revocation count, and what we wrote is
+		 * taken back below (an entry missing is safe) */
+		if (kpb_init(&rs.pend, kp->fd_alive, sizeof(struct kp_ifa_key), sizeof(uint64_t),
+		    BPF_ANY, 4096) == -1)
+			return -1;
 		if (kpm_read_watch(kp, &w0) == -1 || kpm_read_conf(kp, &cf) == -1)
 			return -1;
 		if (full || w0.bad_gen != cf.ok_gen) {
@@ -235,14 +343,17 @@ kpm_resync(struct kp *kp, bool full)
 		memset(&ifa, 0, sizeof(ifa));
 		ifa.ifa_family = AF_INET;
 		if (kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), rs_link, &rs) == -1 ||
-		    kpn_dump(RTM_GETADDR, &ifa, sizeof(ifa), rs_addr, &rs) == -1 || rs.err == -1 ||
+		    kpn_dump(RTM_GETADDR, &ifa, sizeof(ifa), rs_addr, &rs) == -1 ||
+		    (kpb_flush(&rs.pend, rs_written, &rs), rs.err == -1) ||
 		    kpm_read_watch(kp, &w1) == -1) {
+			kpb_free(&rs.pend);
 			free(rs.links);
 			free(rs.link_ids);
 			free(rs.addrs);
 			free(rs.addr_ids);
 			return -1;
 		}
+		kpb_free(&rs.pend);
 		if (w1.revokes == w0.revokes) {
 			kp->mirror_short = rs.full;
 			kp->alive_seen = w0.alive_full;
@@ -251,6 +362,7 @@ kpm_resync(struct kp *kp, bool full)
 				if (kpm_write_conf(kp, &cf) == -1)
 					return -1;
 			}
+			ids_keep(kp, &rs);
 			free(rs.links);
 			free(rs.link_ids);
 			free(rs.addrs);
@@ -276,6 +388,33 @@ kpm_resync(struct kp *kp, bool full)
 	}
 	errno = EAGAIN;
 	return -1;
+}
+
+/* Counting replies of a dump. */
+static int
+count_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	if (nlh->nlmsg_type == RTM_NEWADDR || nlh->nlmsg_type == RTM_NEWLINK)
+		(*(unsigned *)arg)++;
+	return 0;
+}
+
+int
+kp_count(unsigned *addrs, unsigned *links)
+{
+	struct ifinfomsg ifi;
+	struct ifaddrmsg ifa;
+
+	/* IPv4 entries alone (getifaddrs reads every IPv6 one too) */
+	*addrs = *links = 0;
+	memset(&ifi, 0, sizeof(ifi));
+	ifi.ifi_family = AF_UNSPEC;
+	memset(&ifa, 0, sizeof(ifa));
+	ifa.ifa_family = AF_INET;
+	if (kpn_dump(RTM_GETADDR, &ifa, sizeof(ifa), count_cb, addrs) == -1 ||
+	    kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), count_cb, links) == -1)
+		return -1;
+	return 0;
 }
 
 int

@@ -35,6 +35,12 @@ int kp_set_iface(struct kp *kp, int ifindex, int mode, const uint8_t mac[6], int
     unsigned flags)
 { (void)kp; (void)ifindex; (void)mode; (void)mac; (void)master; (void)flags; errno = ENOSYS; return -1; }
 int kp_forget(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return 0; }
+int kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t whylen)
+{ (void)kp; (void)ifindex; (void)n; (void)why; (void)whylen; errno = ENOSYS; return -1; }
+int kp_count(unsigned *addrs, unsigned *links) { *addrs = *links = 0; errno = ENOSYS; return -1; }
+int kp_counters_all(struct kp *kp, kp_counters_fn *fn, void *arg)
+{ (void)kp; (void)fn; (void)arg; errno = ENOSYS; return -1; }
+int kp_batch(struct kp *kp, bool on) { (void)kp; (void)on; errno = ENOSYS; return -1; }
 int kp_del_iface(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; errno = ENOSYS; return -1; }
 int kp_set_answer(struct kp *kp, int ifindex, uint32_t addr, const struct kp_ifa *refs, size_t n)
 { (void)kp; (void)ifindex; (void)addr; (void)refs; (void)n; errno = ENOSYS; return -1; }

@@ -1,9 +1,18 @@
-/* kptc.c — the kernel answer path's rtnetlink plumbing: one-shot requests
- * and dumps, and the TC side of an interface: the arpownd filter at its
+/* kptc.c — the kernel answer path's rtnetlink plumbing: one-shot dumps,
+ * and the TC side of the interfaces: the arpownd filter at each one's
  * clsact ingress (the qdisc made where there is none), put there, taken
  * off, and every one of them purged from the namespace (at a start, and
  * for --restore after a crash).  Anyone else's filters, and every qdisc,
- * stay as they are. */
+ * stay as they are.
+ *
+ * The requests are rtnetlink's own, written here rather than through
+ * libbpf's bpf_tc_hook_create/bpf_tc_attach/bpf_tc_detach: those open a
+ * socket and wait for its answer once per call, five or six syscalls and
+ * a round trip an interface; at 1,000 interfaces that was most of the
+ * start and the stop.  Here one socket serves them all, a qdisc dump says
+ * which interfaces have a clsact at all (a fresh host: none, so no filter
+ * list to read), and the creates go out many at a time before their
+ * acknowledgements are read. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,6 +24,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <linux/if_ether.h>
 
 #include <bpf/libbpf.h>
 #include <libmnl/libmnl.h>
@@ -117,6 +127,126 @@ kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg)
 
 /* ------------------------------------------------------------- TC */
 
+#define NLS_WINDOW	64	/* requests sent before their acks are read */
+#define NLS_REQ		512	/* room for one request */
+
+/* One rtnetlink socket for a whole batch of TC work. */
+struct nls {
+	struct mnl_socket	*nl;
+	unsigned		 portid, seq;
+	char			*buf;
+	size_t			 blen;
+};
+
+static void
+nls_close(struct nls *s)
+{
+	if (s->nl != NULL)
+		mnl_socket_close(s->nl);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+}
+
+static int
+nls_open(struct nls *s)
+{
+	int one = 1, sz = 1 << 20;
+
+	memset(s, 0, sizeof(*s));
+	s->blen = MNL_SOCKET_BUFFER_SIZE > 32768 ? MNL_SOCKET_BUFFER_SIZE : 32768;
+	if ((s->buf = malloc(s->blen)) == NULL ||
+	    (s->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC)) == NULL ||
+	    mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		nls_close(s);
+		return -1;
+	}
+	/* acks without the request echoed; room for a window of them */
+	(void)mnl_socket_setsockopt(s->nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	(void)setsockopt(mnl_socket_get_fd(s->nl), SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	s->portid = mnl_socket_get_portid(s->nl);
+	s->seq = (unsigned)time(NULL);
+	return 0;
+}
+
+/* A dump of req's kind on s, every reply to cb; 0 or -1 with errno. */
+static int
+nls_dump(struct nls *s, struct nlmsghdr *req, kpn_cb *cb, void *arg)
+{
+	struct nl_run r = { cb, arg, 0 };
+	ssize_t n;
+	int ret;
+
+	req->nlmsg_seq = ++s->seq;
+	if (mnl_socket_sendto(s->nl, req, req->nlmsg_len) < 0)
+		return -1;
+	for (;;) {
+		if ((n = mnl_socket_recvfrom(s->nl, s->buf, s->blen)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		ret = mnl_cb_run(s->buf, (size_t)n, s->seq, s->portid, nl_one, &r);
+		if (ret == MNL_CB_ERROR)
+			return -1;
+		if (ret == MNL_CB_STOP)
+			break;
+	}
+	if (r.rc == -1)
+		return errno = EIO, -1;
+	return 0;
+}
+
+/* Send n requests (each in its own NLS_REQ-byte slot of reqs), a window
+ * at a time, and read their acknowledgements: err[i] is 0 or the errno
+ * request i got.  0, or -1 when the socket failed (err[] then EIO). */
+static int
+nls_run(struct nls *s, char *reqs, size_t n, int *err)
+{
+	size_t at = 0, i, got, w;
+	unsigned first;
+	ssize_t r;
+
+	while (at < n) {
+		w = n - at < NLS_WINDOW ? n - at : NLS_WINDOW;
+		first = s->seq + 1;
+		for (i = 0; i < w; i++) {
+			struct nlmsghdr *h = (struct nlmsghdr *)(void *)(reqs + (at + i) * NLS_REQ);
+
+			h->nlmsg_seq = ++s->seq;
+			err[at + i] = EIO;
+			if (mnl_socket_sendto(s->nl, h, h->nlmsg_len) < 0)
+				goto fail;
+		}
+		for (got = 0; got < w;) {
+			const struct nlmsghdr *h;
+			int left;
+
+			if ((r = mnl_socket_recvfrom(s->nl, s->buf, s->blen)) < 0) {
+				if (errno == EINTR)
+					continue;
+				goto fail;
+			}
+			left = (int)r;
+			for (h = (const struct nlmsghdr *)(void *)s->buf; mnl_nlmsg_ok(h, left);
+			    h = mnl_nlmsg_next(h, &left)) {
+				const struct nlmsgerr *e;
+
+				if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_seq < first ||
+				    h->nlmsg_seq >= first + w ||
+				    mnl_nlmsg_get_payload_len(h) < sizeof(*e))
+					continue;
+				e = mnl_nlmsg_get_payload(h);
+				err[at + (h->nlmsg_seq - first)] = -e->error;
+				got++;
+			}
+		}
+		at += w;
+	}
+	return 0;
+fail:
+	return -1;
+}
+
 /*
  * What arpownd owns on a clsact qdisc: its filters, recognised by the
  * name of their program (KP_PROG_NAME), at ingress; nothing else.  Its
@@ -139,7 +269,6 @@ struct tcf {
 	uint32_t	 our_handle[16], our_prio[16], our_id[16];
 	int		 nours;
 };
-
 static int
 tcf_cb(const struct nlmsghdr *nlh, void *arg)
 {
@@ -182,155 +311,374 @@ tcf_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/* The filters on ifindex's clsact ingress; 0 or -1. */
+/* The filters on ifindex's clsact ingress, over s; 0 or -1. */
 static int
-tc_filters(int ifindex, struct tcf *f)
+tc_filters(struct nls *s, int ifindex, struct tcf *f)
 {
-	struct tcmsg tcm;
+	char buf[256];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct tcmsg *tcm;
 
 	memset(f, 0, sizeof(*f));
 	f->ifindex = ifindex;
 	f->parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
-	memset(&tcm, 0, sizeof(tcm));
-	tcm.tcm_family = AF_UNSPEC;
-	tcm.tcm_ifindex = ifindex;
-	tcm.tcm_parent = f->parent;
-	return kpn_dump(RTM_GETTFILTER, &tcm, sizeof(tcm), tcf_cb, f);
+	nlh->nlmsg_type = RTM_GETTFILTER;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	tcm->tcm_parent = f->parent;
+	return nls_dump(s, nlh, tcf_cb, f);
 }
 
-/* Remove the filters of ours f lists (all of them, or program id's
- * alone); how many went, -1 when one would not. */
-static int
-tc_remove(int ifindex, const struct tcf *f, uint32_t id)
-{
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
-	int i, n = 0, err = 0;
-
-	for (i = 0; i < f->nours; i++) {
-		DECLARE_LIBBPF_OPTS(bpf_tc_opts, d, .handle = f->our_handle[i],
-		    .priority = f->our_prio[i]);
-
-		if (id != 0 && f->our_id[i] != id)
-			continue;
-		if (bpf_tc_detach(&hook, &d) == 0)
-			n++;
-		else
-			err = -1;
-	}
-	return err == -1 ? -1 : n;
-}
-
-int
-kpt_attach(int ifindex, int prog_fd, int *before, char *why, size_t whylen)
-{
-	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
-	/* no BPF_TC_F_REPLACE: made exclusively (NLM_F_EXCL), so that what
-	 * came to our place meanwhile is never replaced */
-	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = KP_TC_HANDLE, .priority = KP_TC_PRIO);
-	struct tcf f;
-	int r;
-
-	*before = 0;
-	r = bpf_tc_hook_create(&hook);
-	if (r != 0 && r != -EEXIST) {
-		kp_setwhy(why, whylen, "cannot add the clsact qdisc: %s", strerror(-r));
-		errno = -r;
-		return -1;
-	}
-	if (tc_filters(ifindex, &f) == -1) {
-		r = errno;
-		kp_setwhy(why, whylen, "cannot list the TC filters: %s", strerror(r));
-		errno = r;
-		return -1;
-	}
-	if (f.found) {
-		kp_setwhy(why, whylen, "another program holds TC handle 0x%x pref %u",
-		    KP_TC_HANDLE, KP_TC_PRIO);
-		errno = EEXIST;
-		return -1;
-	}
-	/* a killed run's, wherever it sits (an older version's preference
-	 * too): gone first, by name */
-	if (f.nours > 0 && tc_remove(ifindex, &f, 0) == -1) {
-		kp_setwhy(why, whylen, "cannot remove a previous run's filter");
-		errno = EBUSY;
-		return -1;
-	}
-	opts.prog_fd = prog_fd;
-	if ((r = bpf_tc_attach(&hook, &opts)) != 0) {
-		kp_setwhy(why, whylen, "cannot attach to TC ingress: %s", strerror(-r));
-		errno = -r;
-		return -1;
-	}
-	*before = f.foreign;
-	return 0;
-}
-
-int
-kpt_detach(int ifindex, uint32_t prog_id)
-{
-	struct tcf f;
-
-	/* the device gone: its filters went with it */
-	if (tc_filters(ifindex, &f) == -1)
-		return if_indextoname((unsigned)ifindex, (char[IF_NAMESIZE]){ 0 }) != NULL ? -1 : 0;
-	return tc_remove(ifindex, &f, prog_id) == -1 ? -1 : 0;
-}
-
-struct purge {
-	int	 n, err;
-	int	*idx;
-	size_t	 nidx, aidx;
+/* The interfaces that have a clsact qdisc (one dump for all of them). */
+struct clsacts {
+	int	*v;
+	size_t	 n, a;
 };
 
 static int
-purge_link(const struct nlmsghdr *nlh, void *arg)
+clsact_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	struct purge *p = arg;
-	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct clsacts *c = arg;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
 	int *nv;
 
-	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi))
+	if (nlh->nlmsg_type != RTM_NEWQDISC || mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
+	    tcm->tcm_parent != TC_H_CLSACT)
 		return 0;
-	if (p->nidx == p->aidx) {
-		p->aidx = p->aidx ? p->aidx * 2 : 64;
-		if ((nv = realloc(p->idx, p->aidx * sizeof(*nv))) == NULL)
-			return -1;
-		p->idx = nv;
-	}
-	p->idx[p->nidx++] = ifi->ifi_index;
+	mnl_attr_for_each(a, nlh, sizeof(*tcm))
+		if (mnl_attr_get_type(a) == TCA_KIND &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0 &&
+		    strcmp(mnl_attr_get_str(a), "clsact") == 0) {
+			if (c->n == c->a) {
+				c->a = c->a ? c->a * 2 : 64;
+				if ((nv = realloc(c->v, c->a * sizeof(*nv))) == NULL)
+					return -1;
+				c->v = nv;
+			}
+			c->v[c->n++] = tcm->tcm_ifindex;
+		}
 	return 0;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+clsacts_read(struct nls *s, struct clsacts *c)
+{
+	char buf[256];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct tcmsg *tcm;
+
+	memset(c, 0, sizeof(*c));
+	nlh->nlmsg_type = RTM_GETQDISC;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	if (nls_dump(s, nlh, clsact_cb, c) == -1) {
+		free(c->v);
+		return -1;
+	}
+	qsort(c->v, c->n, sizeof(*c->v), cmp_int);
+	return 0;
+}
+
+static bool
+has_clsact(const struct clsacts *c, int ifindex)
+{
+	return c->n > 0 && bsearch(&ifindex, c->v, c->n, sizeof(*c->v), cmp_int) != NULL;
+}
+
+/* A request's header in slot: type, flags, a tcmsg for ifindex. */
+static struct nlmsghdr *
+tc_req(char *slot, uint16_t type, uint16_t flags, int ifindex, uint32_t handle,
+    uint32_t parent, uint32_t info)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(slot);
+	struct tcmsg *tcm;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	tcm->tcm_handle = handle;
+	tcm->tcm_parent = parent;
+	tcm->tcm_info = info;
+	return nlh;
+}
+
+/* Delete a filter of ours at handle and preference prio, on ifindex's ingress. */
+static void
+del_req(char *slot, int ifindex, uint32_t handle, uint32_t prio)
+{
+	struct nlmsghdr *nlh = tc_req(slot, RTM_DELTFILTER, 0, ifindex, handle,
+	    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS), TC_H_MAKE(prio << 16, htons(ETH_P_ALL)));
+
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+}
+
+/* A growing array of request slots, and which job each is for. */
+struct reqs {
+	char	*v;
+	size_t	*job;
+	size_t	 n, a;
+};
+
+static char *
+req_slot(struct reqs *r, size_t job)
+{
+	char *nv;
+	size_t *nj;
+
+	if (r->n == r->a) {
+		r->a = r->a ? r->a * 2 : 64;
+		if ((nv = realloc(r->v, r->a * NLS_REQ)) == NULL)
+			return NULL;
+		r->v = nv;
+		if ((nj = realloc(r->job, r->a * sizeof(*nj))) == NULL)
+			return NULL;
+		r->job = nj;
+	}
+	r->job[r->n] = job;
+	memset(r->v + r->n * NLS_REQ, 0, NLS_REQ);
+	return r->v + r->n++ * NLS_REQ;
+}
+
+/* Send r's requests; each failure noted on its job as what (ignoring
+ * errno ok), r emptied.  0, or -1 when the socket failed. */
+static int
+run_reqs(struct nls *s, struct reqs *r, struct kpt_job *v, const char *what, int ok)
+{
+	int *err;
+	size_t i;
+	int rc;
+
+	if (r->n == 0)
+		return 0;
+	if ((err = calloc(r->n, sizeof(*err))) == NULL)
+		return -1;
+	rc = nls_run(s, r->v, r->n, err);
+	for (i = 0; i < r->n; i++)
+		if (err[i] != 0 && err[i] != ok && v[r->job[i]].err == 0) {
+			v[r->job[i]].err = err[i];
+			v[r->job[i]].what = what;
+		}
+	free(err);
+	r->n = 0;
+	return rc;
+}
+
+static void
+reqs_free(struct reqs *r)
+{
+	free(r->v);
+	free(r->job);
+}
+
+int
+kpt_attach_all(int prog_fd, const char *name, struct kpt_job *v, size_t n)
+{
+	struct clsacts c;
+	struct reqs r = { NULL, NULL, 0, 0 };
+	struct nlmsghdr *nlh;
+	struct nlattr *opt;
+	struct nls s;
+	struct tcf f;
+	char *slot;
+	size_t i;
+	int k, rc = -1;
+
+	for (i = 0; i < n; i++) {
+		v[i].err = 0;
+		v[i].what = NULL;
+		v[i].before = 0;
+	}
+	if (nls_open(&s) == -1)
+		goto fail_all;
+	if (clsacts_read(&s, &c) == -1) {
+		nls_close(&s);
+		goto fail_all;
+	}
+	/* a clsact there: what sits on it (ours from a killed run go, by
+	 * name, wherever they sit; someone else's at our place stops us);
+	 * none: made, exclusively (one made meanwhile is fine) */
+	for (i = 0; i < n; i++) {
+		if (!has_clsact(&c, v[i].ifindex)) {
+			if ((slot = req_slot(&r, i)) == NULL)
+				goto out;
+			nlh = tc_req(slot, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL, v[i].ifindex,
+			    TC_H_MAKE(TC_H_CLSACT, 0), TC_H_CLSACT, 0);
+			mnl_attr_put_strz(nlh, TCA_KIND, "clsact");
+			continue;
+		}
+		if (tc_filters(&s, v[i].ifindex, &f) == -1) {
+			v[i].err = errno;
+			v[i].what = "cannot list the TC filters";
+			continue;
+		}
+		if (f.found) {
+			v[i].err = EEXIST;
+			v[i].what = "another program holds our TC handle and preference";
+			continue;
+		}
+		v[i].before = f.foreign;
+		for (k = 0; k < f.nours; k++) {
+			if ((slot = req_slot(&r, i)) == NULL)
+				goto out;
+			del_req(slot, v[i].ifindex, f.our_handle[k], f.our_prio[k]);
+		}
+	}
+	if (run_reqs(&s, &r, v, "cannot add the clsact qdisc, or remove a previous run's "
+	    "filter", EEXIST) == -1)
+		goto out;
+	/* made exclusively (NLM_F_EXCL, no replace): what came to our place
+	 * meanwhile is never replaced */
+	for (i = 0; i < n; i++) {
+		if (v[i].err != 0)
+			continue;
+		if ((slot = req_slot(&r, i)) == NULL)
+			goto out;
+		nlh = tc_req(slot, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL, v[i].ifindex,
+		    KP_TC_HANDLE, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+		    TC_H_MAKE(KP_TC_PRIO << 16, htons(ETH_P_ALL)));
+		mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+		opt = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+		mnl_attr_put_u32(nlh, TCA_BPF_FD, (uint32_t)prog_fd);
+		mnl_attr_put_strz(nlh, TCA_BPF_NAME, name);
+		mnl_attr_put_u32(nlh, TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
+		mnl_attr_nest_end(nlh, opt);
+	}
+	if (run_reqs(&s, &r, v, "cannot attach to TC ingress", 0) == -1)
+		goto out;
+	rc = 0;
+	for (i = 0; i < n; i++)
+		if (v[i].err != 0)
+			rc = -1;
+out:
+	/* the socket failed half-way: nothing after it is known to be done */
+	for (i = 0; rc == -1 && i < n; i++)
+		if (v[i].err == 0 && v[i].what == NULL) {
+			v[i].err = EIO;
+			v[i].what = "rtnetlink failed on the way";
+		}
+	reqs_free(&r);
+	free(c.v);
+	nls_close(&s);
+	return rc;
+fail_all:
+	for (i = 0; i < n; i++) {
+		v[i].err = errno != 0 ? errno : EIO;
+		v[i].what = "cannot talk to rtnetlink";
+	}
+	return -1;
+}
+
+int
+kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n)
+{
+	struct reqs r = { NULL, NULL, 0, 0 };
+	struct nls s;
+	struct tcf f;
+	char *slot;
+	size_t i;
+	int k, rc = 0;
+
+	if (nls_open(&s) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		v[i].err = 0;
+		v[i].what = NULL;
+		/* the device gone: its filters went with it */
+		if (tc_filters(&s, v[i].ifindex, &f) == -1) {
+			if (if_indextoname((unsigned)v[i].ifindex, (char[IF_NAMESIZE]){ 0 }) != NULL) {
+				v[i].err = errno;
+				v[i].what = "cannot list the TC filters";
+				rc = -1;
+			}
+			continue;
+		}
+		/* the filters of our program, by id: nothing else */
+		for (k = 0; k < f.nours; k++) {
+			if (f.our_id[k] != prog_id)
+				continue;
+			if ((slot = req_slot(&r, i)) == NULL) {
+				rc = -1;
+				goto out;
+			}
+			del_req(slot, v[i].ifindex, f.our_handle[k], f.our_prio[k]);
+		}
+	}
+	if (run_reqs(&s, &r, v, "cannot remove the filter", ENOENT) == -1)
+		rc = -1;
+	for (i = 0; i < n; i++)
+		if (v[i].err != 0)
+			rc = -1;
+out:
+	reqs_free(&r);
+	nls_close(&s);
+	return rc;
 }
 
 int
 kp_purge(char *why, size_t whylen)
 {
-	struct purge p;
-	struct ifinfomsg ifi;
+	struct reqs r = { NULL, NULL, 0, 0 };
+	struct kpt_job *v = NULL;
+	struct clsacts c;
+	struct nls s;
 	struct tcf f;
+	char *slot;
 	size_t i;
-	int gone;
+	int k, n = 0, rc = 0;
 
 	kp_log_setup();
-	memset(&p, 0, sizeof(p));
-	memset(&ifi, 0, sizeof(ifi));
-	ifi.ifi_family = AF_UNSPEC;
-	if (kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), purge_link, &p) == -1) {
-		kp_setwhy(why, whylen, "cannot list the interfaces: %s", strerror(errno));
-		free(p.idx);
+	if (nls_open(&s) == -1 || clsacts_read(&s, &c) == -1) {
+		kp_setwhy(why, whylen, "cannot list the qdiscs: %s", strerror(errno));
+		nls_close(&s);
 		return -1;
 	}
-	/* ours by name, whatever their place; the qdisc stays (kpt_attach) */
-	for (i = 0; i < p.nidx; i++) {
-		if (tc_filters(p.idx[i], &f) == -1 || f.nours == 0)
-			continue;	/* no clsact there, or it went */
-		if ((gone = tc_remove(p.idx[i], &f, 0)) == -1) {
-			p.err = -1;
-			kp_setwhy(why, whylen, "cannot remove the filter from ifindex %d", p.idx[i]);
-			continue;
-		}
-		p.n += gone;
+	/* ours by name, whatever their place, only where there is a clsact;
+	 * the qdisc stays (kpt_attach_all) */
+	if (c.n > 0 && (v = calloc(c.n, sizeof(*v))) == NULL) {
+		rc = -1;
+		goto out;
 	}
-	free(p.idx);
-	return p.err == -1 ? -1 : p.n;
+	for (i = 0; i < c.n; i++) {
+		v[i].ifindex = c.v[i];
+		if (tc_filters(&s, c.v[i], &f) == -1)
+			continue;	/* it went */
+		for (k = 0; k < f.nours; k++) {
+			if ((slot = req_slot(&r, i)) == NULL) {
+				rc = -1;
+				goto out;
+			}
+			del_req(slot, c.v[i], f.our_handle[k], f.our_prio[k]);
+			n++;
+		}
+	}
+	if (run_reqs(&s, &r, v, "cannot remove the filter", ENOENT) == -1)
+		rc = -1;
+	for (i = 0; i < c.n; i++)
+		if (v[i].err != 0) {
+			rc = -1;
+			kp_setwhy(why, whylen, "cannot remove the filter from ifindex %d: %s",
+			    v[i].ifindex, strerror(v[i].err));
+		}
+out:
+	reqs_free(&r);
+	free(v);
+	free(c.v);
+	nls_close(&s);
+	if (rc == -1 && (why == NULL || why[0] == '\0'))
+		kp_setwhy(why, whylen, "out of memory");
+	return rc == -1 ? -1 : n;
 }

@@ -144,9 +144,11 @@ struct {
 	__type(value, struct kp_bucket);
 } kp_buckets SEC(".maps");
 
+/* preallocated: a per-CPU element allocated at each insert (an attach
+ * makes KP_NCOUNTERS of them) cost a seventh of a start at 1,000
+ * interfaces; preallocated, an insert takes one off a free list */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, (KP_MAX_IFACES + 1) * KP_NCOUNTERS);
 	__type(key, struct kp_cnt_key);
 	__type(value, __u64);
