@@ -43,6 +43,8 @@ struct stats {
 	unsigned long long	capture_errors;
 	unsigned long long	learned;		/* neighbour entries added */
 	unsigned long long	resyncs;		/* netlink re-dumps */
+	unsigned long long	handover_answered;	/* kept across the restart, answered */
+	unsigned long long	handover_dropped;	/* the kernel could not keep them */
 };
 
 #endif

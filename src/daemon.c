@@ -84,6 +84,7 @@ struct daemon {
 	struct ctl		*ctl;
 	int			 nslock;	/* one instance per network namespace */
 	int			 handover;	/* a previous run's gap (handover.h), or -1 */
+	bool			 handover_ring;	/* this version's ring, or 0.1.0's socket */
 	uint64_t		 cap_live;	/* the capture went live, CLOCK_REALTIME ns */
 	/* features */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
@@ -362,7 +363,7 @@ stop_restore(struct daemon *d)
 
 	if (tbl_iface_each(d->tbl, silent_cb, &s) == -1)
 		s.n = 0;	/* out of memory: restore all the same, no drain */
-	left = ifm_restore_all(d->ifm);
+	left = ifm_restore_all(d->ifm, false);
 	syn_started(d->syn, false);
 	for (i = 0; i < s.n; i++)
 		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
@@ -426,9 +427,10 @@ start_root(struct daemon *d, struct state *st)
 	 * socket is opened, so none is held as root). */
 	if (priv_drop(d->conf->user) == -1 || priv_keep_net() == -1)
 		return EX_NOPERM;
+	/* a stop in strict mode leaves them, as does a crash */
 	if (st->n > 0)
-		log_notice("%s: a previous run did not stop cleanly; keeping its "
-		    "saved originals for %zu interfaces", o->state_dir, st->n);
+		log_info("%s: keeping the originals a previous run saved for %zu "
+		    "interfaces", o->state_dir, st->n);
 	return EX_OK;
 }
 
@@ -474,7 +476,7 @@ start_net(struct daemon *d, struct state *st)
 	ifm_adopt(d->ifm);
 	if ((d->pub = pop_build(d->pop, d->conf, NULL)) == NULL) {
 		/* what a previous run left at 8 goes back: never deaf */
-		if (ifm_restore_all(d->ifm) != 0)
+		if (ifm_restore_all(d->ifm, false) != 0)
 			log_warnx("some interfaces could not be restored; run arpownd --restore");
 		return EX_CONFIG;
 	}
@@ -483,29 +485,36 @@ start_net(struct daemon *d, struct state *st)
 }
 
 /* What came for a published address while a previous run restarted into
- * this one: answered now, before READY. */
-static void
-handover_frame(const uint8_t *pkt, size_t caplen, void *arg)
+ * this one: answered now, before READY, charged when it came. */
+static bool
+handover_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
 
-	ans_handover(d->ans, pkt, caplen, ev_now(d->loop));
+	return ans_handover(d->ans, pkt, caplen, ts, ev_now(d->loop));
 }
 
 static void
 handover(struct daemon *d)
 {
 	struct ho_tally t;
-	int n;
 
 	if (d->handover == -1)
 		return;
-	n = ho_drain(d->handover, d->cap_live, handover_frame, d, &t);
-	ho_release(d->handover);
+	ho_drain(d->handover, d->handover_ring, d->cap_live, handover_frame, d, &t);
+	ho_release(d->handover, d->handover_ring);
 	d->handover = -1;
-	log_info("handover: %d requests queued while restarting, the published ones "
-	    "answered (%d read: %d after the capture went live, %d given up)", n,
-	    t.frames, t.late, t.old);
+	d->st.handover_answered += t.answered;
+	d->st.handover_dropped += t.drops;
+	/* the kernel's count of what it could not keep, as it is: those
+	 * requests were lost, and their senders ask again */
+	log_at(LOG_HERE, 0, t.drops > 0 ? LOG_WARNING : LOG_INFO, NULL, "handover: %u requests for "
+	    "published addresses kept while arpownd restarted, %u answered now; %u "
+	    "dropped by the kernel (the kept queue was full)%s; %u after the capture "
+	    "went live (answered by it), %u older than %.0f s (given up by their "
+	    "senders)", t.handed, t.answered, t.drops,
+	    t.stats ? "" : " (the kernel's count could not be read)", t.late, t.old,
+	    HO_MAX_AGE);
 }
 
 /* The stop, started: the sysctls back, the capture drained. */
@@ -519,8 +528,7 @@ stop(struct daemon *d)
 	notify_send("STOPPING=1\nSTATUS=stopping: giving the interfaces back to the kernel");
 	/* nobody answers a published address until the next start: what
 	 * comes meanwhile is kept for it, where systemd keeps fds */
-	if (d->pub != NULL && pub_count(d->pub) > 0)
-		keep = ho_keep();
+	keep = ho_keep(d->pub);
 	ctl_close(d->ctl);
 	/* the kernel path first: its maps are the table's, and the capture,
 	 * still open, answers until the sysctls are back */
@@ -529,7 +537,13 @@ stop(struct daemon *d)
 	d->ctl = NULL;
 	/* restore first, then answer what the capture holds, then close it:
 	 * never deaf; every record, managed or not, whose interface exists */
-	if ((left = stop_restore(d)) == 0) {
+	if ((left = stop_restore(d)) == 0 && ifm_nrecords(d->ifm) > 0) {
+		log_ctx(LOG_NOTICE, &lc, "stopped; the kernel answers ARP in its strict "
+		    "mode on %zu interfaces (their originals saved: arpownd "
+		    "--restore=originals gives them back)", ifm_nrecords(d->ifm));
+		notify_send("STATUS=stopped; the kernel answers ARP, from the owning "
+		    "interface only (stop_leaves = strict)");
+	} else if (left == 0) {
 		log_ctx(LOG_NOTICE, &lc, "stopped; every sysctl restored");
 		notify_send("STATUS=stopped; every sysctl restored, the kernel answers ARP");
 	} else {
@@ -558,7 +572,7 @@ finish(struct daemon *d, struct state *st)
 		ev_loop_destroy(d->loop);
 	kan_close(d->kan);
 	cap_close(d->cap);
-	ho_release(d->handover);
+	ho_release(d->handover, d->handover_ring);
 	pop_free(d->pop);
 	syn_free(d->syn);
 	ifm_free(d->ifm);
@@ -594,7 +608,7 @@ daemon_run(const struct daemon_opts *o)
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
 	d->nslock = -1;
-	d->handover = ho_take();
+	d->handover = ho_take(&d->handover_ring);
 	d->opts = o;
 	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor };
 	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
@@ -617,7 +631,7 @@ daemon_run(const struct daemon_opts *o)
 	 * half-way through. */
 	if (loop_setup(d) == -1) {
 		log_warn("start-up");
-		if (ifm_restore_all(d->ifm) != 0)
+		if (ifm_restore_all(d->ifm, false) != 0)
 			log_warnx("some interfaces could not be restored; run arpownd --restore");
 		d->exit_code = EX_OSERR;
 		goto out;

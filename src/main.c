@@ -35,8 +35,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [--monitor] [-n [-q]] [--restore]\n"
-	    "               [--withdraw ADDR[/LEN]] [-V] [-h]\n"
+	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [--monitor] [-n [-q]]\n"
+	    "               [--restore[=originals]] [--withdraw ADDR[/LEN]] [-V] [-h]\n"
 	    "Answer ARP requests only from the interface that owns the address.\n"
 	    "\n"
 	    "  -c, --config FILE   configuration file (default %s)\n"
@@ -46,7 +46,10 @@ usage(FILE *f)
 	    "                      whatever the configuration says (try it first)\n"
 	    "  -n, --check-config  validate the configuration, print it, exit\n"
 	    "  -q, --quiet         with -n: print only the errors\n"
-	    "      --restore       restore the saved sysctls and exit\n"
+	    "      --restore       leave what a stop leaves (stop_leaves: the kernel's\n"
+	    "                      strict mode, or the saved sysctls) and exit\n"
+	    "      --restore=originals\n"
+	    "                      give the saved sysctls back, and exit\n"
 	    "      --withdraw ADDR[/LEN]\n"
 	    "                      while arpownd is not running: drop a runtime-\n"
 	    "                      published entry from the state dir, and exit\n"
@@ -65,7 +68,7 @@ main(int argc, char *argv[])
 		{ "debug",		no_argument,		NULL, 'd' },
 		{ "check-config",	no_argument,		NULL, 'n' },
 		{ "quiet",		no_argument,		NULL, 'q' },
-		{ "restore",		no_argument,		NULL, OPT_RESTORE },
+		{ "restore",		optional_argument,	NULL, OPT_RESTORE },
 		{ "withdraw",		required_argument,	NULL, OPT_WITHDRAW },
 		{ "monitor",		no_argument,		NULL, OPT_MONITOR },
 		{ "version",		no_argument,		NULL, 'V' },
@@ -74,7 +77,7 @@ main(int argc, char *argv[])
 	};
 	struct daemon_opts o = { CONF_DEFAULT_PATH, false, SDIR_DEFAULT_DIR, false, false };
 	struct rld_source src;
-	bool check = false, restore = false, quiet = false;
+	bool check = false, restore = false, quiet = false, originals = false;
 	const char *withdraw = NULL;
 	struct conf *c;
 	int ch;
@@ -99,6 +102,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_RESTORE:
 			restore = true;
+			if (optarg != NULL && strcmp(optarg, "originals") != 0) {
+				fprintf(stderr, "arpownd: --restore=%s: only --restore=originals\n",
+				    optarg);
+				return EX_USAGE;
+			}
+			originals = optarg != NULL;
 			break;
 		case OPT_WITHDRAW:
 			withdraw = optarg;
@@ -156,7 +165,7 @@ main(int argc, char *argv[])
 		return EX_OK;
 	}
 	if (restore)
-		return off_restore(o.state_dir);
+		return off_restore(o.state_dir, originals);
 	if (withdraw != NULL)
 		return off_withdraw(o.state_dir, withdraw);
 	return daemon_run(&o);

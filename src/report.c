@@ -316,6 +316,8 @@ rpt_counters(const struct rpt_view *v, FILE *f)
 	jw_u64(&w, "capture_drops", v->capture_drops);
 	jw_u64(&w, "learned", v->st->learned);
 	jw_u64(&w, "resyncs", v->st->resyncs);
+	jw_u64(&w, "handover_answered", v->st->handover_answered);
+	jw_u64(&w, "handover_dropped", v->st->handover_dropped);
 	jw_u64(&w, "conflicts_unlogged", v->cfl != NULL ? cfl_suppressed(v->cfl) : 0);
 	jw_end(&w);
 	jw_end(&w);
