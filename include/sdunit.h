@@ -8,8 +8,9 @@
 
 /* Is our unit being stopped for good: its job a stop (not a restart) and
  * its unit file disabled or masked ("systemctl disable --now", "mask
- * --now")?  The unit's name in unit[len] when true; false when not run by
- * systemd, or when the system bus cannot tell within a second. */
+ * --now"), or the system shutting down?  The unit's name and why in
+ * unit[len] when true; false when not run by systemd, or when the system
+ * bus cannot tell within a second. */
 bool sdu_leaving(char *unit, size_t len);
 
 #endif

@@ -177,8 +177,7 @@ off_restore(const char *state_dir, bool originals)
 	/* the unit's ExecStopPost after "systemctl disable --now": the
 	 * admin is done with arpownd, nothing is to come */
 	if (!originals && sdu_leaving(unit, sizeof(unit))) {
-		log_info("%s is being stopped and is disabled: giving the originals back",
-		    unit);
+		log_info("%s is being stopped for good: giving the originals back", unit);
 		originals = true;
 	}
 	if ((r = rtnl_open()) == NULL) {

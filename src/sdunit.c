@@ -85,13 +85,24 @@ sdu_leaving(char *unit, size_t len)
 		goto out;
 	}
 	(void)sd_bus_set_method_call_timeout(bus, BUS_TIMEOUT);
+	/* the system going down takes /run, and the originals saved there,
+	 * with it: a network namespace that outlives it (a container's) must
+	 * not keep values nobody can give back */
+	if (sd_bus_get_property_string(bus, DEST, "/org/freedesktop/systemd1", MANAGER,
+	    "SystemState", NULL, &state) >= 0 && strcmp(state, "stopping") == 0) {
+		snprintf(unit, len, "%s (the system is shutting down)", name);
+		r = true;
+		goto out;
+	}
+	free(state);
+	state = NULL;
 	if ((type = job_type(bus, name)) == NULL || strcmp(type, "stop") != 0)
 		goto out;
 	if ((state = file_state(bus, name)) == NULL)
 		goto out;
 	r = strcmp(state, "disabled") == 0 || strncmp(state, "masked", 6) == 0;
 	if (r)
-		snprintf(unit, len, "%s", name);
+		snprintf(unit, len, "%s (disabled)", name);
 out:
 	free(state);
 	free(type);

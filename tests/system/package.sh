@@ -49,50 +49,7 @@ ARCH=$(dpkg --print-architecture)
 AC_VERSION=$(sed -n 's/^AC_INIT(\[arpownd\], *\[\([^]]*\)\].*/\1/p' "$SRC/configure.ac")
 [ -n "$AC_VERSION" ] || fail "no version in AC_INIT of configure.ac"
 
-# ---- the clean build chroot, cached ------------------------------------
-# debootstrap minbase + build-essential, then apt-get build-dep on
-# debian/control: nothing the host happens to have installed.
-build_depends() {	# the Build-Depends field, one entry a line
-	awk 'tolower($0) ~ /^build-depends(-arch|-indep)?:/ { f = 1; sub(/^[^:]*:/, ""); print; next }
-		f && /^[ \t]/ { print; next } { f = 0 }' "$SRC/debian/control" |
-		tr ',' '\n' | sed 's/^[ \t]*//; s/[ \t]*$//' | grep .
-}
-
-in_chroot() {		# in_chroot SECONDS TREE CMD...: own mount and pid namespace, /proc
-	local t=$1 tree=$2
-	shift 2
-	timeout "$t" unshare -m -p -f --propagation private --mount-proc="$tree/proc" \
-		chroot "$tree" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-		HOME=/root DEBIAN_FRONTEND=noninteractive "$@"
-}
-
-setup_build_root() {	# SETUP for cached_tree: install the Build-Depends
-	local t=$1
-	printf '%s\n' "$HOST_RESOLV_CONF" >"$t/etc/resolv.conf"
-	mkdir -p "$t/tmp/bd/debian"
-	cp "$SRC/debian/control" "$t/tmp/bd/debian/control"
-	say "build tree: apt-get build-dep (debian/control)"
-	in_chroot 900 "$t" sh -c 'apt-get update -q && cd /tmp/bd &&
-		apt-get build-dep -y -q --no-install-recommends ./ && apt-get clean' \
-		>"$TMPDIR_T/build-dep.log" 2>&1 || { tail -n 20 "$TMPDIR_T/build-dep.log" >&2; return 1; }
-	rm -rf "$t/tmp/bd"
-}
-
-# the source as git sees it (tracked and untracked files, not the ignored
-# build products), else the whole directory without .git and .cache
-copy_source() {
-	local dst=$1
-	mkdir -p "$dst"
-	if command -v git >/dev/null && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		git -C "$SRC" ls-files -z --cached --others --exclude-standard |
-			(cd "$SRC" && while IFS= read -r -d '' f; do
-				{ [ -e "$f" ] || [ -L "$f" ]; } && printf '%s\0' "$f"
-			done) |
-			tar -C "$SRC" --null -T - -cf - | tar -C "$dst" -xf -
-	else
-		tar -C "$SRC" --exclude=./.git --exclude=./.cache -cf - . | tar -C "$dst" -xf -
-	fi
-}
+. "${top_srcdir:-.}/tests/system/deb.sh"
 
 OUT=$TMPDIR_T/out
 mkdir -p "$OUT"

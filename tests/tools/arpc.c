@@ -92,7 +92,7 @@ struct opts {
 	unsigned long	 count, vary;
 	double		 rate;
 	unsigned long	 wait_ms, limit_ms, wait_reply_ms;
-	bool		 quiet, hex, verbose, pingpong, stats, busy;
+	bool		 quiet, hex, verbose, pingpong, stats, busy, steady;
 	unsigned	 threads;		/* 0: the single-threaded loop */
 	unsigned long	 vary_mac;		/* --vary-mac N */
 	unsigned long	 deadline_ms;		/* --deadline MS: per-request accounting */
@@ -163,6 +163,9 @@ static const char usage_text[] =
 "  --busy          with --pingpong: spin while waiting instead of sleeping\n"
 "                  and report round-trip percentiles\n"
 "  --wait-reply MS --pingpong per-request timeout (default 100)\n"
+"  --steady        with --pingpong -r: after a late reply go on at RATE from\n"
+"                  then (without it the requests it fell behind by go out at\n"
+"                  once, a burst)\n"
 "  --vary-mac N    request i uses sender MAC 02:BB:CC:XX:XX:XX as --vary\n"
 "                  does, but keeps the sender IP: one client at its rate\n"
 "                  (one rate-limit bucket), each reply matched to its request\n"
@@ -361,7 +364,7 @@ enum {
 	OPT_HRD = 256, OPT_PRO, OPT_HLN, OPT_PLN, OPT_TRUNCATE, OPT_PAD,
 	OPT_GARBAGE, OPT_VARY, OPT_PINGPONG, OPT_WAIT_REPLY, OPT_STATS, OPT_BUSY,
 	OPT_NOTIFY_LISTEN, OPT_NOTIFY_TIMEOUT, OPT_THREADS, OPT_HELP, OPT_VARY_MAC,
-	OPT_OWNER, OPT_DEADLINE
+	OPT_OWNER, OPT_DEADLINE, OPT_STEADY
 };
 
 static const struct option long_opts[] = {
@@ -378,6 +381,7 @@ static const struct option long_opts[] = {
 	{ "deadline",		required_argument, NULL, OPT_DEADLINE },
 	{ "pingpong",		no_argument,	   NULL, OPT_PINGPONG },
 	{ "busy",		no_argument,	   NULL, OPT_BUSY },
+	{ "steady",		no_argument,	   NULL, OPT_STEADY },
 	{ "wait-reply",		required_argument, NULL, OPT_WAIT_REPLY },
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
 	{ "threads",		required_argument, NULL, OPT_THREADS },
@@ -502,6 +506,9 @@ parse_args(int argc, char **argv)
 			break;
 		case OPT_BUSY:
 			O.busy = true;
+			break;
+		case OPT_STEADY:
+			O.steady = true;
 			break;
 		case OPT_PINGPONG:
 			O.pingpong = true;
@@ -1058,6 +1065,13 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 		if (O.rate > 0) {
 			uint64_t due = start + (uint64_t)((double)i * 1e9 / O.rate);
 
+			/* --steady: behind after a late reply, go on at the rate
+			 * from now, as a client timing each request from its
+			 * last reply does; no burst to catch up */
+			if (O.steady && now > due) {
+				start += now - due;
+				due = now;
+			}
 			while (now < due) {
 				if (now >= deadline)
 					return false;

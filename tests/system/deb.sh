@@ -1,0 +1,97 @@
+# deb.sh — sourced after tests/system/lib.sh by the tests that build the
+# Debian package (package.sh, restart.sh): the clean build chroot, the
+# source as git sees it, and packages built once and kept in the cache.
+# shellcheck shell=bash
+
+# ---- the clean build chroot, cached ------------------------------------
+# debootstrap minbase + build-essential, then apt-get build-dep on
+# debian/control: nothing the host happens to have installed.
+build_depends() {	# the Build-Depends field, one entry a line
+	awk 'tolower($0) ~ /^build-depends(-arch|-indep)?:/ { f = 1; sub(/^[^:]*:/, ""); print; next }
+		f && /^[ \t]/ { print; next } { f = 0 }' "$SRC/debian/control" |
+		tr ',' '\n' | sed 's/^[ \t]*//; s/[ \t]*$//' | grep .
+}
+
+in_chroot() {		# in_chroot SECONDS TREE CMD...: own mount and pid namespace, /proc
+	local t=$1 tree=$2
+	shift 2
+	timeout "$t" unshare -m -p -f --propagation private --mount-proc="$tree/proc" \
+		chroot "$tree" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		HOME=/root DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+setup_build_root() {	# SETUP for cached_tree: install the Build-Depends
+	local t=$1
+	printf '%s\n' "$HOST_RESOLV_CONF" >"$t/etc/resolv.conf"
+	mkdir -p "$t/tmp/bd/debian"
+	cp "$SRC/debian/control" "$t/tmp/bd/debian/control"
+	say "build tree: apt-get build-dep (debian/control)"
+	in_chroot 900 "$t" sh -c 'apt-get update -q && cd /tmp/bd &&
+		apt-get build-dep -y -q --no-install-recommends ./ && apt-get clean' \
+		>"$TMPDIR_T/build-dep.log" 2>&1 || { tail -n 20 "$TMPDIR_T/build-dep.log" >&2; return 1; }
+	rm -rf "$t/tmp/bd"
+}
+
+# the source as git sees it (tracked and untracked files, not the ignored
+# build products), else the whole directory without .git and .cache
+copy_source() {
+	local dst=$1
+	mkdir -p "$dst"
+	if command -v git >/dev/null && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$SRC" ls-files -z --cached --others --exclude-standard |
+			(cd "$SRC" && while IFS= read -r -d '' f; do
+				{ [ -e "$f" ] || [ -L "$f" ]; } && printf '%s\0' "$f"
+			done) |
+			tar -C "$SRC" --null -T - -cf - | tar -C "$dst" -xf -
+	else
+		tar -C "$SRC" --exclude=./.git --exclude=./.cache -cf - . | tar -C "$dst" -xf -
+	fi
+}
+
+# deb_cached KEY SRCDIR: DEB set to arpownd_*.deb built from SRCDIR (a
+# source tree with debian/) by dpkg-buildpackage -us -uc -b in the clean
+# chroot, without the unit tests (package.sh runs them): built once per
+# KEY and kept in $CACHE/debs/KEY.
+deb_cached() {
+	local key=$1 src=$2 dir=$CACHE/debs/$1 v br rc log fd
+	v=$(sed -n '1s/^arpownd (\([^)]*\)).*/\1/p' "$src/debian/changelog")
+	[ -n "$v" ] || fail "no version in $src/debian/changelog"
+	DEB=$dir/arpownd_${v}_$(dpkg --print-architecture).deb
+	mkdir -p "$CACHE/debs"
+	exec {fd}>"$CACHE/debs/.lock"
+	timeout 900 flock -x "$fd" || fail "$CACHE/debs/.lock stayed locked 15 minutes"
+	if [ -f "$DEB" ]; then
+		say "package $key: cached $DEB"
+		exec {fd}>&-
+		return
+	fi
+	# once per test: cached_tree keeps its lock shared until the exit
+	if [ -z "${BUILD_TREE:-}" ]; then
+		cached_tree "build-$SUITE" build-essential "1 $(build_depends | tr '\n' ' ')" setup_build_root
+		BUILD_TREE=$TREE
+	fi
+	TREE=$BUILD_TREE
+	br=$TMPDIR_T/buildroot-$key
+	mkdir -p "$br.u" "$br.w" "$br"
+	mount -t overlay arpownd-build-root -o "lowerdir=$TREE,upperdir=$br.u,workdir=$br.w" "$br" ||
+		skip "cannot mount an overlay on $TREE"
+	mkdir -p "$br/build"
+	cp -a "$src" "$br/build/arpownd-$v"
+	say "package $key: dpkg-buildpackage -b in the clean chroot (no unit tests)"
+	log=$TMPDIR_T/dpkg-buildpackage-$key.log
+	rc=0
+	in_chroot 900 "$br" sh -c "cd /build/arpownd-$v &&
+		DEB_BUILD_OPTIONS='nocheck parallel=$(nproc)' dpkg-buildpackage -us -uc -b" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 40 "$log" >&2
+		umount -l "$br"
+		fail "package $key: dpkg-buildpackage status $rc"
+	fi
+	mkdir -p "$dir.tmp"
+	cp "$br/build/"*.deb "$dir.tmp/" && rm -rf "$dir" && mv "$dir.tmp" "$dir" ||
+		fail "package $key: no .deb"
+	umount -l "$br"
+	[ -f "$DEB" ] || fail "package $key: dpkg-buildpackage made no $(basename "$DEB")"
+	exec {fd}>&-
+	say "package $key: built $DEB"
+}
