@@ -124,7 +124,8 @@ load() {
 	shift 2
 	n=$((secs * 1000))
 	cur=$(journal_cursor)
-	rm -f "$TMPDIR_T/$name".*
+	EVN=$((${EVN:-0} + 1))
+	local o=$TMPDIR_T/ev$EVN
 	local t c
 	t=$(((secs + 4) * 1000))
 	c="$ARPC -q -i c0 -t $t"
@@ -132,19 +133,19 @@ load() {
 	pids+=("$LAST_PID")
 	bg_run a "$ARPC" -q -i a0 -s 10.0.0.240 -r 2500 -c $((secs * 2500)) -w 0 -t "$t" 10.0.0.240 >/dev/null
 	pids+=("$LAST_PID")
-	bg_run c sh -c "exec $c -s 10.0.0.101 --pingpong --steady -r 1000 -c $n --wait-reply 1000 --vary-mac 4096 --owner $MAC0 10.0.0.1 >$TMPDIR_T/$name.oc 2>&1"
+	bg_run c sh -c "exec $c -s 10.0.0.101 --pingpong --steady -r 1000 -c $n --wait-reply 1000 --vary-mac 4096 --owner $MAC0 10.0.0.1 >$o.oc 2>&1"
 	pids+=("$LAST_PID")
-	bg_run c sh -c "exec $c -s 10.0.0.102 -r 1000 -c $n -w 1000 --deadline 1000 --vary-mac 8192 --owner $MAC0 10.0.0.1 >$TMPDIR_T/$name.oo 2>&1"
+	bg_run c sh -c "exec $c -s 10.0.0.102 -r 1000 -c $n -w 1000 --deadline 1000 --vary-mac 8192 --owner $MAC0 10.0.0.1 >$o.oo 2>&1"
 	pids+=("$LAST_PID")
-	bg_run c sh -c "exec $c -s 10.0.0.103 --pingpong --steady -r 1000 -c $n --wait-reply 1000 --vary-mac 4096 --owner $MAC0 10.0.0.50 >$TMPDIR_T/$name.pc 2>&1"
+	bg_run c sh -c "exec $c -s 10.0.0.103 --pingpong --steady -r 1000 -c $n --wait-reply 1000 --vary-mac 4096 --owner $MAC0 10.0.0.50 >$o.pc 2>&1"
 	pids+=("$LAST_PID")
-	bg_run c sh -c "exec $c -s 10.0.0.104 -r 1000 -c $n -w 1000 --deadline 1000 --vary-mac 8192 --owner $MAC0 10.0.0.50 >$TMPDIR_T/$name.po 2>&1"
+	bg_run c sh -c "exec $c -s 10.0.0.104 -r 1000 -c $n -w 1000 --deadline 1000 --vary-mac 8192 --owner $MAC0 10.0.0.50 >$o.po 2>&1"
 	pids+=("$LAST_PID")
 	# the kept socket's drops as the kernel counts them (sk_drops), while
 	# systemd (the container's pid 1) holds it
 	# shellcheck disable=SC2016 # expanded by the inner sh
 	bg_run h sh -c 'end=$(($(date +%s) + $1)); while [ "$(date +%s)" -le "$end" ]; do
-		ss -0 -m -e -n -p 2>/dev/null; sleep 0.05; done' sampler $((secs + 2)) >"$TMPDIR_T/$name.ss"
+		ss -0 -m -e -n -p 2>/dev/null; sleep 0.05; done' sampler $((secs + 2)) >"$o.ss"
 	local sp=$LAST_PID
 	sleep 0.5
 	"$@"
@@ -152,12 +153,14 @@ load() {
 	wait "$sp" || true
 	WRONG=0 LATE=0
 	for w in oc oo pc po; do
-		out=$(cat "$TMPDIR_T/$name.$w")
+		out=$(cat "$o.$w")
 		grep -q '^sent ' <<<"$out" || fail "$name: client $w: $out"
-		grep -v '^sent ' <<<"$out" | grep . >&2 && fail "$name: client $w said more than its summary"
-		[ "$(sed -n 's/^sent \([0-9]*\).*/\1/p' <<<"$out")" = "$n" ] || fail "$name: client $w sent fewer than $n: $out"
+		# a closed-loop client that waited too often runs out of time:
+		# what it did not send counts as late
+		l=$(sed -n 's/^sent \([0-9]*\).*/\1/p' <<<"$out")
+		[ "$l" -ge $((n / 2)) ] || fail "$name: client $w sent $l of $n: $out"
 		WRONG=$((WRONG + $(sed -n 's/.* wrong \([0-9]*\).*/\1/p' <<<"$out")))
-		l=$(sed -n 's/.* lost \([0-9]*\).*/\1/p; s/.* late \([0-9]*\).*/\1/p' <<<"$out")
+		l=$(($(sed -n 's/.* lost \([0-9]*\).*/\1/p; s/.* late \([0-9]*\).*/\1/p' <<<"$out") + n - l))
 		LATE=$((LATE + l))
 		eval "L_$w=$l"
 	done
@@ -166,17 +169,22 @@ load() {
 	# per socket held by systemd (ino), its last sk_drops seen
 	KDROPS=$(awk '/^p_raw/ { sd = /"systemd"/; ino = ""; for (i = 1; i <= NF; i++) if ($i ~ /^ino:/) ino = $i }
 		/skmem:/ && sd && ino != "" { if (match($0, /,d[0-9]+\)/)) d[ino] = substr($0, RSTART + 2, RLENGTH - 3) }
-		END { for (i in d) s += d[i]; print s + 0 }' "$TMPDIR_T/$name.ss")
+		END { for (i in d) s += d[i]; print s + 0 }' "$o.ss")
 	say "$name: wrong $WRONG, late $LATE (owned closed/open $L_oc/$L_oo, published $L_pc/$L_po), drops $DROPS (kernel $KDROPS)"
 	ROWS+=("$PATHNAME|$name|$WRONG|$L_oc/$L_oo/$L_pc/$L_po|$DROPS|$KDROPS")
 }
 
 # planned NAME SECONDS CMD...: load, and the bar of a planned restart
+# (each failure noted and the test carried on, so that the table is whole)
+FAILS=()
+soft() {	# soft GOT WANT MSG
+	if [ "$1" = "$2" ]; then pass "$3"; else echo "not ok - $3: got '$1', want '$2'"; FAILS+=("$3: got '$1'"); fi
+}
 planned() {
 	load "$@"
-	expect_eq "$WRONG" 0 "$PATHNAME, $1: no reply from a NIC that does not own the address"
-	expect_eq "$LATE" 0 "$PATHNAME, $1: every request answered within 1 s"
-	expect_eq "$DROPS" "$KDROPS" "$PATHNAME, $1: the journal's drop count is the kernel's"
+	soft "$WRONG" 0 "$PATHNAME, $1: no reply from a NIC that does not own the address"
+	soft "$LATE" 0 "$PATHNAME, $1: every request answered within 1 s"
+	soft "$DROPS" "$KDROPS" "$PATHNAME, $1: the journal's drop count is the kernel's"
 }
 
 restart() { ce systemctl reset-failed arpownd; ce systemctl restart arpownd || fail "systemctl restart"; }
@@ -220,13 +228,16 @@ for PATHNAME in capture kernel; do
 	wait_for 3000 _pairs_are "8/2 8/2 8/2 8/2" || fail "$PATHNAME: installed, $(pairs)"
 	ce arpownctl publish 10.0.0.50 eth0 >/dev/null || fail "arpownctl publish 10.0.0.50 eth0"
 	expect_reply c c0 10.0.0.50 "$MAC0" "$PATHNAME: 10.0.0.50 published, answered from eth0"
-	load baseline 2 true
-	expect_eq "$WRONG/$LATE" 0/0 "$PATHNAME, no event (the previous release): no wrong NIC, none late"
+	# (its late requests are the bug of issue 20: a backlog charged as a
+	# burst; reported, not held against it)
+	load "no event ($V~prev)" 2 true
+	expect_eq "$WRONG" 0 "$PATHNAME, no event (the previous release): no wrong NIC"
 
 	planned "upgrade from $V~prev" 12 install_new
 	[ "$(ce dpkg-query -W -f='${Version}' arpownd)" = "$V" ] || fail "not upgraded"
 	ce test -e /run/arpownd-upgrade-guard && fail "the upgrade guard was left behind"
-	expect_eq "$(sysctl_get h all arp_ignore)" 0 "$PATHNAME, after the upgrade: net.ipv4.conf.all.arp_ignore back to 0"
+	soft "$(sysctl_get h all arp_ignore)" 0 "$PATHNAME, after the upgrade: net.ipv4.conf.all.arp_ignore back to 0"
+	planned "no event" 2 true
 	planned "systemctl restart x3" 5 restarts
 	planned "apt-get install --reinstall" 10 reinstall
 
@@ -246,7 +257,7 @@ for PATHNAME in capture kernel; do
 	ce systemctl daemon-reload
 	restart
 	load "watchdog restart" 6 watchdog
-	expect_eq "$WRONG" 0 "$PATHNAME, watchdog: no reply from a NIC that does not own the address"
+	soft "$WRONG" 0 "$PATHNAME, watchdog: no reply from a NIC that does not own the address"
 	rm "$MERGED/etc/systemd/system/arpownd.service.d/50-test-watchdog.conf"
 	ce systemctl daemon-reload
 
@@ -312,4 +323,5 @@ for r in "${ROWS[@]}"; do
 	IFS='|' read -r p e w l d k <<<"$r"
 	printf '%-8s | %-29s | %9s | %-47s | %15s | %s\n' "$p" "$e" "$w" "$l" "$d" "$k"
 done
+[ "${#FAILS[@]}" -eq 0 ] || fail "$(printf '%s; ' "${FAILS[@]}")"
 say "done: $BOOTS boots; the root tree was $ROOT_HOW"
