@@ -383,6 +383,7 @@ static int
 start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
+	size_t i, crashed = 0;
 	char err[512];
 	bool fatal;
 
@@ -427,8 +428,15 @@ start_root(struct daemon *d, struct state *st)
 	 * socket is opened, so none is held as root). */
 	if (priv_drop(d->conf->user) == -1 || priv_keep_net() == -1)
 		return EX_NOPERM;
-	/* a stop in strict mode leaves them, as does a crash */
-	if (st->n > 0)
+	/* A stop in strict mode leaves them (each names what it left); a
+	 * record that names nothing was to be given back by a stop that
+	 * never came: a crash, or a kill without --restore */
+	for (i = 0; i < st->n; i++)
+		crashed += st->v[i].leave == STATE_NONE;
+	if (crashed > 0)
+		log_notice("%s: a previous run did not stop cleanly; keeping its "
+		    "saved originals for %zu interfaces", o->state_dir, st->n);
+	else if (st->n > 0)
 		log_info("%s: keeping the originals a previous run saved for %zu "
 		    "interfaces", o->state_dir, st->n);
 	return EX_OK;
