@@ -34,6 +34,7 @@
 #include "notes.h"
 #include "notify.h"
 #include "nslock.h"
+#include "phases.h"
 #include "policy.h"
 #include "priv.h"
 #include "pubops.h"
@@ -103,6 +104,7 @@ struct daemon {
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
+	struct phs		 ph;		/* the steps of the start, then the stop */
 	ev_io			 rtnl_w, cap_w;
 	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
 	ev_timer		 watchdog, check;
@@ -201,6 +203,7 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		cmd_dump(d->cmd);
 		break;
 	default:
+		phs_begin(&d->ph, ev_time());
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
 		    "stopping on signal %d", w->signum);
 		ev_break(loop, EVBREAK_ALL);
@@ -364,11 +367,13 @@ stop_restore(struct daemon *d)
 	if (tbl_iface_each(d->tbl, silent_cb, &s) == -1)
 		s.n = 0;	/* out of memory: restore all the same, no drain */
 	left = ifm_restore_all(d->ifm, false);
+	phs_mark(&d->ph, "sysctls written", ev_time());
 	syn_started(d->syn, false);
 	for (i = 0; i < s.n; i++)
 		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
 			ifp->managed = true;
 	ans_drain(d->ans, ev_now(d->loop), DRAIN_MAX);
+	phs_mark(&d->ph, "capture drained", ev_time());
 	for (i = 0; i < s.n; i++)
 		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL &&
 		    ifm_record(d->ifm, ifp->ifindex) == NULL)
@@ -467,6 +472,7 @@ start_net(struct daemon *d, struct state *st)
 		log_warn("rtnetlink dump");
 		return util_exit_code(errno);
 	}
+	phs_mark(&d->ph, "links known", ev_time());
 	if (ifm_can_set(d->ifm) == -1) {
 		log_warn("rtnetlink: cannot change interface settings (arpownd needs "
 		    "CAP_NET_ADMIN); not starting, nothing changed");
@@ -477,6 +483,7 @@ start_net(struct daemon *d, struct state *st)
 		return strstr(err, "ermission") ? EX_NOPERM : EX_OSERR;
 	}
 	d->cap_live = (uint64_t)(ev_time() * 1e9);
+	phs_mark(&d->ph, "capture live", ev_time());
 	rld_capture(d->cap, d->conf);
 	ifm_warn_conf_all();
 	/* a previous run's records: links gone, renamed while we were down;
@@ -489,6 +496,7 @@ start_net(struct daemon *d, struct state *st)
 		return EX_CONFIG;
 	}
 	pop_set_pub(d->pop, d->pub);
+	phs_mark(&d->ph, "published set", ev_time());
 	return EX_OK;
 }
 
@@ -537,12 +545,14 @@ stop(struct daemon *d)
 	/* nobody answers a published address until the next start: what
 	 * comes meanwhile is kept for it, where systemd keeps fds */
 	keep = ho_keep(d->pub);
+	phs_mark(&d->ph, "kept socket stored", ev_time());
 	ctl_close(d->ctl);
 	/* the kernel path first: its maps are the table's, and the capture,
 	 * still open, answers until the sysctls are back */
 	kan_close(d->kan);
 	d->kan = NULL;
 	d->ctl = NULL;
+	phs_mark(&d->ph, "kernel path closed", ev_time());
 	/* restore first, then answer what the capture holds, then close it:
 	 * never deaf; every record, managed or not, whose interface exists */
 	if ((left = stop_restore(d)) == 0 && ifm_nrecords(d->ifm) > 0) {
@@ -580,6 +590,7 @@ finish(struct daemon *d, struct state *st)
 		ev_loop_destroy(d->loop);
 	kan_close(d->kan);
 	cap_close(d->cap);
+	phs_mark(&d->ph, "capture closed", ev_time());
 	ho_release(d->handover, d->handover_ring);
 	pop_free(d->pop);
 	syn_free(d->syn);
@@ -603,6 +614,7 @@ daemon_run(const struct daemon_opts *o)
 	struct rld_source src;
 	struct kan_deps kd;
 	struct state st;
+	char phases[512];
 	sigset_t sigs;
 	size_t ni, na;
 
@@ -616,12 +628,14 @@ daemon_run(const struct daemon_opts *o)
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
 	d->nslock = -1;
+	phs_begin(&d->ph, ev_time());
 	d->handover = ho_take(&d->handover_ring);
 	d->opts = o;
 	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor };
 	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
 		return EX_CONFIG;
 	d->conf_loaded = ev_time();
+	phs_mark(&d->ph, "configuration read", d->conf_loaded);
 	log_init(d->conf->log_level, o->debug);
 	rld_lint_log(d->conf);
 	if (o->monitor)
@@ -647,9 +661,12 @@ daemon_run(const struct daemon_opts *o)
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	syn_started(d->syn, true);
 	(void)syn_manage_all(d->syn);
+	phs_mark(&d->ph, "sysctls written", ev_time());
 	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
 	kan_start(d->kan, &kd, d->conf, d->pub);
+	phs_mark(&d->ph, "kernel path", ev_time());
 	handover(d);
+	phs_mark(&d->ph, "kept requests answered", ev_time());
 
 	tbl_count(d->tbl, &ni, &na);
 	report_status(d);
@@ -660,6 +677,8 @@ daemon_run(const struct daemon_opts *o)
 	d->started_at = ev_time();
 	tf_reconf(d->tf, d->conf);
 	notify_send("READY=1");
+	phs_mark(&d->ph, "READY", ev_time());
+	log_info("start: %s", phs_format(&d->ph, phases, sizeof(phases)));
 
 	ev_run(d->loop, 0);
 
@@ -667,7 +686,12 @@ daemon_run(const struct daemon_opts *o)
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	stop(d);
+	phs_mark(&d->ph, "stopped", ev_time());
 out:
 	finish(d, &st);
+	if (d->ph.n > 0 && d->started_at > 0) {
+		phs_mark(&d->ph, "torn down", ev_time());
+		log_info("stop: %s", phs_format(&d->ph, phases, sizeof(phases)));
+	}
 	return d->exit_code;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "iface.h"
@@ -29,6 +30,15 @@
 #include "util.h"
 #include "statedir.h"
 #include "statefile.h"
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* net.ipv4.conf.NAME.arp_ignore, or -1 when it cannot be read. */
 static int
@@ -144,7 +154,8 @@ off_restore(const char *state_dir, bool originals)
 	struct rtnl *r = NULL;
 	struct state_orig *o;
 	int code = EX_OK, idx, lk;
-	size_t i = 0;
+	size_t i = 0, kept = 0, given = 0;
+	double t0 = now_ms(), tbus = 0;
 	bool keep;
 
 	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
@@ -176,10 +187,12 @@ off_restore(const char *state_dir, bool originals)
 		goto out;
 	/* the unit's ExecStopPost after "systemctl disable --now": the
 	 * admin is done with arpownd, nothing is to come */
+	tbus = now_ms();
 	if (!originals && sdu_leaving(unit, sizeof(unit))) {
 		log_info("%s is being stopped for good: giving the originals back", unit);
 		originals = true;
 	}
+	tbus = now_ms() - tbus;
 	if ((r = rtnl_open()) == NULL) {
 		log_warn("rtnetlink");
 		code = util_exit_code(errno);
@@ -215,8 +228,10 @@ off_restore(const char *state_dir, bool originals)
 			/* the name follows a rename: the record is still this link's */
 			snprintf(o->name, sizeof(o->name), "%s", now);
 			i++;
+			kept++;
 			continue;
-		}
+		} else if (idx != 0)
+			given++;
 		state_del(&st, o);
 	}
 	/* what failed stays recorded for the next try */
@@ -224,6 +239,9 @@ off_restore(const char *state_dir, bool originals)
 		log_warn("%s: cannot save what is left to restore", state_dir);
 		code = EX_OSERR;
 	}
+	log_info("restore: %zu interfaces left in the kernel's strict mode, %zu given "
+	    "their originals back, in %.0f ms (%.0f asking systemd)", kept, given,
+	    now_ms() - t0, tbus);
 out:
 	rtnl_close(r);
 	state_clear(&st);
