@@ -117,8 +117,15 @@ static unsigned long g_wrong;
 /* --deadline: each request's send time, whether a reply came within the
  * deadline, the request each --vary-mac key was last sent for */
 static uint64_t *g_tsent, g_maxlat;
+/* --steady without --pingpong: requests skipped after a stall of ours */
+static unsigned long g_skipped;
 static bool *g_inline;
 static unsigned long *g_keyreq;
+
+/* SIGUSR1: send no more, then finish as if the count were reached (the
+ * replies waited for, the summary printed): a test stops its clients when
+ * the event it measures is over. */
+static volatile sig_atomic_t g_stop;
 
 /* --pingpong: the request waited for. */
 static bool pp_waiting, pp_got;
@@ -165,7 +172,10 @@ static const char usage_text[] =
 "  --wait-reply MS --pingpong per-request timeout (default 100)\n"
 "  --steady        with --pingpong -r: after a late reply go on at RATE from\n"
 "                  then (without it the requests it fell behind by go out at\n"
-"                  once, a burst)\n"
+"                  once, a burst); without --pingpong: when this process\n"
+"                  itself fell behind its schedule by more than 5 ms (a\n"
+"                  stall of its own), the requests it missed are skipped,\n"
+"                  not sent in a burst: adds \"skipped S\"\n"
 "  --vary-mac N    request i uses sender MAC 02:BB:CC:XX:XX:XX as --vary\n"
 "                  does, but keeps the sender IP: one client at its rate\n"
 "                  (one rate-limit bucket), each reply matched to its request\n"
@@ -175,6 +185,7 @@ static const char usage_text[] =
 "                  it is the latest request of that key): adds \"late L\n"
 "                  maxlat_us M\", L the requests without one (-w should be\n"
 "                  at least MS)\n"
+"  (SIGUSR1: send no more; the replies are waited for, the summary printed)\n"
 "  --stats         add achieved_rate (requests/s), send_ms and rx_drops\n"
 "  --threads N     load generator: N sending threads, one per CPU in turn,\n"
 "                  each with its own socket (no queueing discipline) and\n"
@@ -257,6 +268,13 @@ on_term(int sig)
 	if (g_unlink_path[0])
 		unlink(g_unlink_path);
 	_exit(1);
+}
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	g_stop = 1;
 }
 
 static void
@@ -1010,6 +1028,8 @@ run_flood(uint64_t start, uint64_t deadline)
 
 		if (now >= deadline)
 			return false;
+		if (g_stop && g_sent < O.count)
+			O.count = g_sent;
 		if (g_sent < O.count) {
 			unsigned long due = O.count;
 
@@ -1018,6 +1038,19 @@ run_flood(uint64_t start, uint64_t deadline)
 
 				if (d < (double)O.count)
 					due = (unsigned long)d;
+				/* --steady: behind by a stall of ours, go on from
+				 * now; the missed requests are not sent at once */
+				if (O.steady && due > g_sent + 1 &&
+				    (double)(due - g_sent) > 0.005 * O.rate) {
+					unsigned long miss = due - g_sent - 1;
+
+					if (miss > O.count - g_sent - 1)
+						miss = O.count - g_sent - 1;
+					g_skipped += miss;
+					O.count -= miss;
+					start += (uint64_t)((double)miss * 1e9 / O.rate);
+					due = g_sent + 1;
+				}
 			}
 			if (due > g_sent) {
 				unsigned long want = due - g_sent;
@@ -1057,7 +1090,7 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 {
 	unsigned long i;
 
-	for (i = 0; i < O.count; i++) {
+	for (i = 0; i < O.count && !g_stop; i++) {
 		uint64_t now = now_ns(), t0, wait_end;
 
 		if (now >= deadline)
@@ -1551,9 +1584,14 @@ run_arp(void)
 {
 	uint64_t start, deadline, margin, *rtt = NULL;
 	unsigned long nrtt = 0, k;
+	struct sigaction su;
 	char mb[18];
 	bool in_time;
 
+	memset(&su, 0, sizeof(su));
+	su.sa_handler = on_usr1;
+	sigemptyset(&su.sa_mask);
+	sigaction(SIGUSR1, &su, NULL);
 	start = now_ns();
 	arm_backstop(O.limit_ms);
 	/* Stop the work a little before the backstop so the summary gets out. */
@@ -1618,6 +1656,23 @@ run_arp(void)
 		for (k = 0; k < g_sent; k++)
 			late += !g_inline[k];
 		printf(" late %lu maxlat_us %" PRIu64, late, g_maxlat / 1000);
+		if (O.steady)
+			printf(" skipped %lu", g_skipped);
+		if (O.verbose) {
+			/* wall-clock times, to set beside the responder's log */
+			struct timespec ts;
+			uint64_t off, w;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			off = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - now_ns();
+			for (k = 0; k < g_sent; k++) {
+				if (g_inline[k])
+					continue;
+				w = g_tsent[k] + off;
+				fprintf(stderr, "arpc: request %lu sent at %" PRIu64 ".%06" PRIu64
+				    " late\n", k, w / 1000000000u, w % 1000000000u / 1000);
+			}
+		}
 	}
 	if (O.stats) {
 		struct tpacket_stats st;
