@@ -55,9 +55,13 @@ void ans_run(struct ans *a, double now);
 void ans_drain(struct ans *a, double now, double max);
 /* One frame left unanswered while arpownd restarted (handover.h), which
  * arrived at ts (CLOCK_REALTIME ns): answered when the address is
- * published, never otherwise; true when a reply went out. */
+ * published, or owned and owned is true (the kernel, in its strict mode,
+ * answered those unless the gap began with nobody answering); true when a
+ * reply went out. */
 bool ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts,
-    double now);
+    double now, bool owned);
+/* Send the replies ans_handover queued (a batch, not a syscall each). */
+void ans_flush(struct ans *a);
 /* One frame of caplen bytes received at ts (CLOCK_REALTIME ns), read at
  * now (the loop's time, seconds); the limits are charged at ts; as cap_fn
  * does, for tests. */

@@ -14,6 +14,16 @@ struct pub;
 
 #define HO_NAME		"arp-handover"	/* 0.1.0's FDNAME=: a plain socket */
 #define HO_RING_NAME	"arp-handover-ring1"	/* this one's: the ring below */
+#define HO_ALL_NAME	"arp-takeover-ring1"	/* the same ring, every request */
+
+/* What a kept socket holds, and so what its drain answers. */
+enum ho_kind {
+	HO_NONE = 0,
+	HO_PLAIN,		/* 0.1.0's: every ARP frame; the published answered */
+	HO_PUBLISHED,		/* the requests for the published addresses */
+	HO_ALL,			/* every request (--stopping's takeover): the
+				 * owned ones answered too */
+};
 #define HO_MAX_AGE	3.0	/* s: older requests were given up by their senders */
 /* The ring (TPACKET_V2): slots of 128 bytes (the header, the address and
  * the first 62 bytes of the frame: an ARP request whole), 32 to a page;
@@ -33,10 +43,15 @@ struct pub;
  * systemd to keep; the fd, or -1 (not under systemd, no fd store, no
  * libsystemd, nothing published: nothing kept). */
 int ho_keep(const struct pub *p);
+/* The same ring for every request (no reply, no announcement), given to
+ * systemd's store in the name of the unit's main process pid (root, the
+ * unit's ExecStop: the daemon is about to go without a stop of its own);
+ * the fd, or -1 with errno. */
+int ho_keep_for(int pid);
 /* At start: the socket the previous run left in the fd store (the last
- * one stored, when a run that failed early left older ones), or -1; *ring
- * says whether it is this version's ring or 0.1.0's plain socket. */
-int ho_take(bool *ring);
+ * one stored, when a run that failed early left older ones), or -1; *kind
+ * says what it holds. */
+int ho_take(enum ho_kind *kind);
 /* One queued frame, as DLT_LINUX_SLL2 (capture.h's form), which arrived at
  * ts (CLOCK_REALTIME ns); true when it was answered. */
 typedef bool ho_fn(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg);
@@ -53,8 +68,9 @@ struct ho_tally {
 /* Hand fn the frames queued on fd that arrived before `before` (CLOCK_REALTIME
  * ns: the new capture sees the later ones) and within HO_MAX_AGE of now;
  * the kernel's count of the frames it dropped in *t. */
-void ho_drain(int fd, bool ring, uint64_t before, ho_fn *fn, void *arg, struct ho_tally *t);
+void ho_drain(int fd, enum ho_kind kind, uint64_t before, ho_fn *fn, void *arg,
+    struct ho_tally *t);
 /* Take it out of the fd store, and close it. */
-void ho_release(int fd, bool ring);
+void ho_release(int fd, enum ho_kind kind);
 
 #endif

@@ -1,5 +1,5 @@
 /* sdunit.h — what systemd says about the unit this process runs in (its
- * ExecStopPost): is it being stopped for good? */
+ * ExecStop, arpownd --stopping): is it being stopped for good? */
 #ifndef ARPOWND_SDUNIT_H
 #define ARPOWND_SDUNIT_H
 

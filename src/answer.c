@@ -237,7 +237,8 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 }
 
 bool
-ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now)
+ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now,
+    bool owned)
 {
 	struct tbl_iface *in;
 	struct pol_result res;
@@ -248,21 +249,26 @@ ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, doub
 
 	a->now = arrival(ts, now);
 	/* the kernel answered the host's own addresses during the gap: only
-	 * what is published was left unanswered */
+	 * what is published was left unanswered (unless owned: a takeover) */
 	if (arp_check(pkt, caplen, &req) != ARP_OK)
 		return false;
 	v = pol_decide(a->d.tbl, a->pub, &req, &res);
 	in = tbl_iface(a->d.tbl, req.ifindex);
-	if (v != POL_ANSWER || res.pub == NULL || res.owner != NULL ||
+	if (v != POL_ANSWER || (!owned && (res.pub == NULL || res.owner != NULL)) ||
 	    in == NULL || in->mode == POL_MONITOR)
 		return false;
 	is = if_stats(in);
 	COUNT(a, is, received);
 	COUNT(a, is, verdict[v]);
 	sent = a->d.st->all.replies;
-	answer(a, &req, &res, is);
-	flush(a, "replies");
+	answer(a, &req, &res, is);	/* queued: ans_flush sends them */
 	return a->d.st->all.replies > sent;
+}
+
+void
+ans_flush(struct ans *a)
+{
+	flush(a, "replies");
 }
 
 static void

@@ -85,7 +85,7 @@ struct daemon {
 	struct ctl		*ctl;
 	int			 nslock;	/* one instance per network namespace */
 	int			 handover;	/* a previous run's gap (handover.h), or -1 */
-	bool			 handover_ring;	/* this version's ring, or 0.1.0's socket */
+	enum ho_kind		 handover_kind;	/* what it holds */
 	uint64_t		 cap_live;	/* the capture went live, CLOCK_REALTIME ns */
 	/* features */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
@@ -507,7 +507,8 @@ handover_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
 
-	return ans_handover(d->ans, pkt, caplen, ts, ev_now(d->loop));
+	return ans_handover(d->ans, pkt, caplen, ts, ev_now(d->loop),
+	    d->handover_kind == HO_ALL);
 }
 
 static void
@@ -517,18 +518,20 @@ handover(struct daemon *d)
 
 	if (d->handover == -1)
 		return;
-	ho_drain(d->handover, d->handover_ring, d->cap_live, handover_frame, d, &t);
-	ho_release(d->handover, d->handover_ring);
+	ho_drain(d->handover, d->handover_kind, d->cap_live, handover_frame, d, &t);
+	ans_flush(d->ans);
+	ho_release(d->handover, d->handover_kind);
 	d->handover = -1;
 	d->st.handover_answered += t.answered;
 	d->st.handover_dropped += t.drops;
 	/* the kernel's count of what it could not keep, as it is: those
 	 * requests were lost, and their senders ask again */
-	log_at(LOG_HERE, 0, t.drops > 0 ? LOG_WARNING : LOG_INFO, NULL, "handover: %u requests for "
-	    "published addresses kept while arpownd restarted, %u answered now; %u "
+	log_at(LOG_HERE, 0, t.drops > 0 ? LOG_WARNING : LOG_INFO, NULL, "handover: %u requests %s "
+	    "kept while arpownd restarted, %u answered now; %u "
 	    "dropped by the kernel (the kept queue was full)%s; %u after the capture "
 	    "went live (answered by it), %u older than %.0f s (given up by their "
-	    "senders)", t.handed, t.answered, t.drops,
+	    "senders)", t.handed, d->handover_kind == HO_ALL ? "(every one: a takeover)" :
+	    "for published addresses", t.answered, t.drops,
 	    t.stats ? "" : " (the kernel's count could not be read)", t.late, t.old,
 	    HO_MAX_AGE);
 }
@@ -591,7 +594,7 @@ finish(struct daemon *d, struct state *st)
 	kan_close(d->kan);
 	cap_close(d->cap);
 	phs_mark(&d->ph, "capture closed", ev_time());
-	ho_release(d->handover, d->handover_ring);
+	ho_release(d->handover, d->handover_kind);
 	pop_free(d->pop);
 	syn_free(d->syn);
 	ifm_free(d->ifm);
@@ -629,7 +632,7 @@ daemon_run(const struct daemon_opts *o)
 	memset(&st, 0, sizeof(st));
 	d->nslock = -1;
 	phs_begin(&d->ph, ev_time());
-	d->handover = ho_take(&d->handover_ring);
+	d->handover = ho_take(&d->handover_kind);
 	d->opts = o;
 	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor };
 	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)

@@ -63,10 +63,11 @@ need(struct prog *p, uint16_t size, int32_t off, uint32_t k)
 	emit(p, BPF_RET | BPF_K, 0, 0, 0);
 }
 
-/* The program for p's addresses; false when they are too many to list
- * (then every request is kept, as the drain sorts them out anyway). */
+/* The program for p's addresses (every request when all); false when
+ * they are too many to list (then every request is kept, as the drain
+ * sorts them out anyway). */
 static bool
-build(struct prog *pg, const struct pub *p)
+build(struct prog *pg, const struct pub *p, bool all)
 {
 	const struct pub_entry *e;
 	size_t i, j, spans = 0;
@@ -93,9 +94,9 @@ build(struct prog *pg, const struct pub *p)
 	emit(pg, BPF_RET | BPF_K, 0, 0, 0);
 	for (i = 0; p != NULL && i < pub_count(p); i++)
 		spans += pub_at(p, i)->set.n;
-	if (spans > HO_FILTER_SPANS) {
+	if (all || p == NULL || spans > HO_FILTER_SPANS) {
 		emit(pg, BPF_RET | BPF_K, 0, 0, HO_SNAP);
-		return false;
+		return all;
 	}
 	/* the target (A) in one of the spans */
 	for (i = 0; i < pub_count(p); i++) {
@@ -115,10 +116,11 @@ build(struct prog *pg, const struct pub *p)
  */
 
 #ifdef HAVE_SYSTEMD
-/* The socket, filtered and with its ring, bound to ARP: it receives
- * nothing before both are in place (protocol 0 until the bind). */
+/* The socket, filtered (p's addresses, or every request when every) and
+ * with its ring, bound to ARP: it receives nothing before both are in
+ * place (protocol 0 until the bind).  *all: every request is kept. */
 static int
-ring_socket(const struct pub *p, bool *all)
+ring_socket(const struct pub *p, bool every, bool *all)
 {
 	struct tpacket_req req = { HO_BLOCK, HO_BLOCKS, HO_SLOT, HO_SLOTS };
 	struct sockaddr_ll sll = { 0 };
@@ -128,7 +130,7 @@ ring_socket(const struct pub *p, bool *all)
 
 	if ((fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) == -1)
 		return -1;
-	*all = !build(&pg, p);
+	*all = !build(&pg, p, every) || every;
 	fp = (struct sock_fprog){ (unsigned short)pg.n, pg.v };
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ETH_P_ARP);
@@ -153,7 +155,7 @@ ho_keep(const struct pub *p)
 
 	if (getenv("NOTIFY_SOCKET") == NULL || p == NULL || pub_count(p) == 0)
 		return -1;
-	if ((fd = ring_socket(p, &all)) == -1) {
+	if ((fd = ring_socket(p, false, &all)) == -1) {
 		log_warn("handover socket");
 		return -1;
 	}
@@ -171,24 +173,61 @@ ho_keep(const struct pub *p)
 }
 
 int
-ho_take(bool *ring)
+ho_keep_for(int pid)
+{
+	bool all;
+	int fd, r, e;
+
+	if ((fd = ring_socket(NULL, true, &all)) == -1)
+		return -1;
+	/* as the main process: NotifyAccess=main; root may say so */
+	r = sd_pid_notify_with_fds((pid_t)pid, 0, "FDSTORE=1\nFDNAME=" HO_ALL_NAME, &fd, 1);
+	if (r <= 0) {
+		e = r < 0 ? -r : ENOTCONN;
+		close(fd);
+		return errno = e, -1;
+	}
+	return fd;
+}
+
+/* The kind of the store's name, or HO_NONE. */
+static enum ho_kind
+kind_of(const char *name)
+{
+	if (strcmp(name, HO_RING_NAME) == 0)
+		return HO_PUBLISHED;
+	if (strcmp(name, HO_ALL_NAME) == 0)
+		return HO_ALL;
+	if (strcmp(name, HO_NAME) == 0)
+		return HO_PLAIN;
+	return HO_NONE;
+}
+
+static const char *
+name_of(enum ho_kind k)
+{
+	return k == HO_ALL ? HO_ALL_NAME : k == HO_PLAIN ? HO_NAME : HO_RING_NAME;
+}
+
+int
+ho_take(enum ho_kind *kind)
 {
 	char **names = NULL;
 	int n, i, fd = -1;
-	bool r;
+	enum ho_kind k;
 
-	*ring = false;
+	*kind = HO_NONE;
 	if ((n = sd_listen_fds_with_names(1, &names)) <= 0)
 		return -1;
 	/* systemd passes the store in the order it was filled: the last one
 	 * is the previous run's; an older one (a run that failed before it
 	 * took its own) holds requests long given up */
 	for (i = n - 1; i >= 0; i--) {
-		r = names != NULL && strcmp(names[i], HO_RING_NAME) == 0;
-		if (fd == -1 && names != NULL && (r || strcmp(names[i], HO_NAME) == 0) &&
+		k = names != NULL ? kind_of(names[i]) : HO_NONE;
+		if (fd == -1 && k != HO_NONE &&
 		    sd_is_socket(SD_LISTEN_FDS_START + i, AF_PACKET, SOCK_RAW, -1) > 0) {
 			fd = SD_LISTEN_FDS_START + i;
-			*ring = r;
+			*kind = k;
 		} else
 			close(SD_LISTEN_FDS_START + i);	/* nothing else is ours */
 	}
@@ -199,14 +238,11 @@ ho_take(bool *ring)
 }
 
 void
-ho_release(int fd, bool ring)
+ho_release(int fd, enum ho_kind kind)
 {
 	if (fd == -1)
 		return;
-	if (ring)
-		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" HO_RING_NAME);
-	else
-		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" HO_NAME);
+	(void)sd_notifyf(0, "FDSTOREREMOVE=1\nFDNAME=%s", name_of(kind));
 	close(fd);
 }
 #else
@@ -218,16 +254,23 @@ ho_keep(const struct pub *p)
 }
 
 int
-ho_take(bool *ring)
+ho_keep_for(int pid)
 {
-	*ring = false;
+	(void)pid;
+	return errno = ENOSYS, -1;
+}
+
+int
+ho_take(enum ho_kind *kind)
+{
+	*kind = HO_NONE;
 	return -1;
 }
 
 void
-ho_release(int fd, bool ring)
+ho_release(int fd, enum ho_kind kind)
 {
-	(void)ring;
+	(void)kind;
 	if (fd != -1)
 		close(fd);
 }
@@ -364,7 +407,8 @@ drain_plain(int fd, struct drain *d)
 }
 
 void
-ho_drain(int fd, bool ring, uint64_t before, ho_fn *fn, void *arg, struct ho_tally *tl)
+ho_drain(int fd, enum ho_kind kind, uint64_t before, ho_fn *fn, void *arg,
+    struct ho_tally *tl)
 {
 	struct drain d = { before, now_ns(), fn, arg, tl };
 	struct tpacket_stats ks;
@@ -373,10 +417,10 @@ ho_drain(int fd, bool ring, uint64_t before, ho_fn *fn, void *arg, struct ho_tal
 	memset(tl, 0, sizeof(*tl));
 	if (fd == -1)
 		return;
-	if (ring)
-		drain_ring(fd, &d);
-	else
+	if (kind == HO_PLAIN)
 		drain_plain(fd, &d);
+	else
+		drain_ring(fd, &d);
 	/* what the kernel could not queue, as it counted it (read once:
 	 * reading resets it) */
 	if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ks, &len) == 0) {

@@ -25,7 +25,6 @@
 #include "offline.h"
 #include "publish.h"
 #include "rtnl.h"
-#include "sdunit.h"
 #include "sysctl.h"
 #include "util.h"
 #include "statedir.h"
@@ -124,6 +123,9 @@ put_back(struct rtnl *r, int idx, const char *now, struct state_orig *o, bool or
 {
 	*keep = !originals && o->leave != STATE_NONE && o->arp_ignore != STATE_NONE;
 	if (*keep) {
+		/* a clean stop left it so: nothing to write, nothing to say */
+		if (current_ignore(now) == o->leave)
+			return 0;
 		if (rtnl_set_arp(r, idx, o->leave, -1) == -1)
 			return -1;
 		if (strcmp(now, o->name) != 0)
@@ -148,14 +150,15 @@ put_back(struct rtnl *r, int idx, const char *now, struct state_orig *o, bool or
 int
 off_restore(const char *state_dir, bool originals)
 {
-	char err[512], now[IF_NAMESIZE], unit[256];
+	char err[512], now[IF_NAMESIZE], note[128];
 	struct sdir *sd;
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
 	struct state_orig *o;
 	int code = EX_OK, idx, lk;
 	size_t i = 0, kept = 0, given = 0;
-	double t0 = now_ms(), tbus = 0;
+	const char *inv;
+	double t0 = now_ms();
 	bool keep;
 
 	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
@@ -183,16 +186,19 @@ off_restore(const char *state_dir, bool originals)
 		code = EX_OSERR;
 		goto out;
 	}
+	/* the unit's ExecStopPost after "systemctl disable --now" (or a
+	 * shutdown): the admin is done with arpownd, nothing is to come.
+	 * Its ExecStop (--stopping) asked systemd while the daemon still
+	 * answered, and left a note for this stop: no bus round trip here,
+	 * in the gap of a restart */
+	sdir_note_take(sd, note, sizeof(note));
+	inv = getenv("INVOCATION_ID");
 	if (st.n == 0)
 		goto out;
-	/* the unit's ExecStopPost after "systemctl disable --now": the
-	 * admin is done with arpownd, nothing is to come */
-	tbus = now_ms();
-	if (!originals && sdu_leaving(unit, sizeof(unit))) {
-		log_info("%s is being stopped for good: giving the originals back", unit);
+	if (!originals && inv != NULL && note[0] != '\0' && strcmp(note, inv) == 0) {
+		log_info("the unit is being stopped for good: giving the originals back");
 		originals = true;
 	}
-	tbus = now_ms() - tbus;
 	if ((r = rtnl_open()) == NULL) {
 		log_warn("rtnetlink");
 		code = util_exit_code(errno);
@@ -240,8 +246,7 @@ off_restore(const char *state_dir, bool originals)
 		code = EX_OSERR;
 	}
 	log_info("restore: %zu interfaces left in the kernel's strict mode, %zu given "
-	    "their originals back, in %.0f ms (%.0f asking systemd)", kept, given,
-	    now_ms() - t0, tbus);
+	    "their originals back, in %.0f ms", kept, given, now_ms() - t0);
 out:
 	rtnl_close(r);
 	state_clear(&st);

@@ -1,8 +1,8 @@
-/* sdunit.c — asks systemd, over the system bus, what becomes of the unit
- * this process runs in.  arpownd --restore runs as the unit's
- * ExecStopPost: a stop leaves the kernel's strict mode (stop_leaves), but
- * "systemctl disable --now" means the admin is done with arpownd, and
- * gets the originals back.  The unit file state alone cannot tell that
+/* sdunit.c — asks systemd what becomes of the unit this process runs in.
+ * arpownd --stopping runs as the unit's ExecStop: a stop leaves the
+ * kernel's strict mode (stop_leaves), but "systemctl disable --now" means
+ * the admin is done with arpownd, and gets the originals back (by the
+ * ExecStopPost, --restore, which --stopping leaves a note for).  The unit file state alone cannot tell that
  * from a restart of a unit that was never enabled, nor the job alone from
  * a plain stop: both are asked.  Reads only; systemd's bus policy lets any
  * user call these. */

@@ -36,6 +36,7 @@
 #define LEGACY_FILE	"originals"	/* v1: one file, replaced by rename */
 #define ORIG_KIND	STATE_ORIG_KIND	/* v2: originals.0 and originals.1 */
 #define PUB_KIND	"published"	/* the runtime-published addresses */
+#define NOTE_FILE	"stopping"	/* --stopping's word to --restore */
 
 /* ---------------------------------------------------------------------
  * The directory
@@ -62,6 +63,7 @@ struct sdir {
 	uid_t		 uid;			/* the directory's owner, every file's */
 	bool		 readonly;		/* --restore on a read-only file system */
 	bool		 readonly_ok;		/* SDIR_RESTORE: that is allowed */
+	bool		 peek;			/* SDIR_PEEK: no lock, nothing written */
 	gid_t		 gid;
 	struct slots	 orig;
 	struct slots	 pub;		/* SDIR_DAEMON only */
@@ -212,7 +214,8 @@ blob_open(struct sdir *sd, struct slots *sl, const char *kind, char *err,
 	sl->kind = kind;
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "%s.%d", kind, i);
-		if ((sl->fd[i] = open_in(sd, name, O_RDWR, true, err, errlen)) == -1 &&
+		if ((sl->fd[i] = open_in(sd, name, sd->peek ? O_RDONLY : O_RDWR, !sd->peek,
+		    err, errlen)) == -1 &&
 		    !(sd->readonly && errno == ENOENT))
 			return -1;	/* read-only, never written: an empty slot */
 	}
@@ -349,7 +352,7 @@ check_dir(const char *dir, const struct stat *sb, enum sdir_mode mode, char *err
 		    (unsigned)me, (unsigned)getegid(), dir);
 		return -1;
 	}
-	if (mode == SDIR_RESTORE && me == 0)
+	if ((mode == SDIR_RESTORE || mode == SDIR_PEEK) && me == 0)
 		return 0;	/* systemd's DynamicUser owns it: its records are the truth */
 	util_seterr(err, errlen, -1, "%s: owned by uid %u, not by us (uid %u): arpownd "
 	    "trusts only a directory of its own, and that user could have written "
@@ -512,7 +515,10 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 	sd->orig.fd[0] = sd->orig.fd[1] = -1;
 	sd->pub.fd[0] = sd->pub.fd[1] = -1;
 	sd->readonly_ok = mode == SDIR_RESTORE;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST &&
+	/* a look while the daemon runs: its lock stays its own, and nothing
+	 * here is created or written */
+	sd->peek = sd->readonly = mode == SDIR_PEEK;
+	if (!sd->peek && mkdir(dir, 0755) == -1 && errno != EEXIST &&
 	    !(errno == EROFS && sd->readonly_ok && access(dir, F_OK) == 0)) {
 		util_seterr(err, errlen, -1,
 		    "%s: cannot create it: %s", dir, strerror(errno));
@@ -541,6 +547,8 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 	sd->uid = sb.st_uid;
 	sd->gid = sb.st_gid;
 
+	if (sd->peek)
+		goto files;
 	if ((sd->lock = open_in(sd, LOCK_FILE, O_RDWR, true, err, errlen)) == -1)
 		goto fail;
 	/* flock is released by the kernel when the holder dies, however it dies */
@@ -566,7 +574,7 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 	if (sd->readonly)
 		log_warnx("%s: read-only: restoring from what is saved, but the records "
 		    "cannot be updated", dir);
-
+files:
 	if (blob_open(sd, &sd->orig, ORIG_KIND, err, errlen) == -1)
 		goto fail;
 	/* which slot holds the newest good version, for a save before any
@@ -581,7 +589,7 @@ sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen)
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
 		goto fail;
-	if (sd->legacy != -1)
+	if (sd->legacy != -1 && !sd->peek)
 		convert_legacy(sd);
 	return sd;
 fail:
@@ -688,4 +696,40 @@ sdir_published_save(struct sdir *sd, const char *lines, size_t len)
 	free(text);
 	errno = e;
 	return r;
+}
+
+int
+sdir_note_put(struct sdir *sd, const char *text)
+{
+	char err[320];
+	int fd, r;
+
+	(void)unlinkat(sd->dfd, NOTE_FILE, 0);
+	if ((fd = open_in(sd, NOTE_FILE, O_WRONLY, true, err, sizeof(err))) == -1) {
+		log_warnx("%s", err);
+		return -1;
+	}
+	r = write_all(fd, text, strlen(text));
+	close(fd);
+	return r;
+}
+
+void
+sdir_note_take(struct sdir *sd, char *buf, size_t len)
+{
+	char err[320];
+	ssize_t r;
+	int fd;
+
+	buf[0] = '\0';
+	if ((fd = open_in(sd, NOTE_FILE, O_RDONLY, false, err, sizeof(err))) == -1) {
+		if (errno != ENOENT)
+			log_warnx("%s", err);
+		return;
+	}
+	r = read(fd, buf, len - 1);
+	buf[r > 0 ? r : 0] = '\0';
+	close(fd);
+	if (!sd->readonly)
+		(void)unlinkat(sd->dfd, NOTE_FILE, 0);
 }

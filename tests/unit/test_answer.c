@@ -285,12 +285,12 @@ test_handover_charged_at_arrival(void **state)
 	n = fake_frame(p, 2, 1, CMAC, "10.0.0.9", "10.0.0.50");
 	/* 600 requests over 0.6 s of a gap, drained at its end */
 	for (i = 0; i < 600; i++)
-		answered += ans_handover(f->ans, p, n, t0 + (uint64_t)i * 1000000u, 1700000000.7);
+		answered += ans_handover(f->ans, p, n, t0 + (uint64_t)i * 1000000u, 1700000000.7, false);
 	assert_int_equal(answered, 600);
 	assert_int_equal(f->st.all.limited_sender, 0);
 	/* an owned address is the kernel's during the gap: not answered */
 	n = fake_frame(p, 2, 1, CMAC, "10.0.0.9", "10.0.0.1");
-	assert_false(ans_handover(f->ans, p, n, t0 + 650000000u, 1700000000.7));
+	assert_false(ans_handover(f->ans, p, n, t0 + 650000000u, 1700000000.7, false));
 }
 
 static void
