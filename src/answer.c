@@ -154,19 +154,25 @@ claim(struct ans *a, const struct arp_req *req, struct tbl_iface *in)
 	}
 }
 
+static double wall(void);
+
 /*
  * When the frame came, on the clock of the loop (ev_now(): CLOCK_REALTIME,
  * the clock of the capture's and the kept socket's stamps).  A request
  * read late (a backlog after a busy moment, the gap of a restart) costs
  * what it cost when it was sent, not a share of a burst; a stamp from the
- * future or from long ago (a clock stepped since) is taken as now.
+ * future or from long ago (a clock stepped since) is taken as now.  The
+ * future is the clock's now, not the loop's: the loop's time is when it
+ * woke, and frames that came after that (while a batch is read, or while
+ * the process waited for a CPU after it woke: 300 ms on a loaded host)
+ * would otherwise all be charged at that one time, a burst of them.
  */
 static double
 arrival(uint64_t ts, double now)
 {
 	double t = (double)ts * 1e-9;
 
-	if (ts == 0 || t > now || t < now - ANS_MAX_LATE)
+	if (ts == 0 || t < now - ANS_MAX_LATE || (t > now && t > wall()))
 		return now;
 	return t;
 }

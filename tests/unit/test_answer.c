@@ -265,6 +265,26 @@ test_backlog_not_burst(void **state)
 	assert_int_equal(f->st.all.limited_sender, 1000 - fake_cap_nsent());
 }
 
+/* Frames that came after the loop woke (read in the same batch, or after
+ * the process waited for a CPU): each charged when it came, not all at
+ * the loop's time, which made them one burst. */
+static void
+test_after_wakeup_not_burst(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t t0 = 1700000000ull * 1000000000ull;
+	int i;
+
+	f->conf->sender_rate = CONF_DEFAULT_SENDER_RATE;
+	f->conf->total_rate = CONF_DEFAULT_TOTAL_RATE;
+	/* 300 ms of a client at 1,000/s, all after the loop's time */
+	for (i = 1; i <= 300; i++)
+		push(2, 1, CMAC, "10.0.0.9", "10.0.0.1", t0 + (uint64_t)i * 1000000u);
+	ans_run(f->ans, 1700000000.0);
+	assert_int_equal(f->st.all.limited_sender, 0);
+	assert_int_equal(fake_cap_nsent(), 300);
+}
+
 /* The same for requests kept across a restart (handover.c): charged when
  * they came, not when the next start drains them. */
 static void
@@ -388,6 +408,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_netlink_read_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sender_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backlog_not_burst, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_after_wakeup_not_burst, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handover_charged_at_arrival, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflict_defended_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_monitor_counts_what_kernel_answers,
