@@ -665,11 +665,13 @@ daemon_run(const struct daemon_opts *o)
 	syn_started(d->syn, true);
 	(void)syn_manage_all(d->syn);
 	phs_mark(&d->ph, "sysctls written", ev_time());
+	/* the gap's requests first: they have waited longest, and need the
+	 * interfaces managed, not the kernel path */
+	handover(d);
+	phs_mark(&d->ph, "kept requests answered", ev_time());
 	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
 	kan_start(d->kan, &kd, d->conf, d->pub);
 	phs_mark(&d->ph, "kernel path", ev_time());
-	handover(d);
-	phs_mark(&d->ph, "kept requests answered", ev_time());
 
 	tbl_count(d->tbl, &ni, &na);
 	report_status(d);
