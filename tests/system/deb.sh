@@ -48,6 +48,26 @@ copy_source() {
 	fi
 }
 
+# deb_key SRCDIR: the cache key of the package built from the source tree
+# SRCDIR (copy_source's): what the build reads, not tests/ (a nocheck
+# build skips them, and a build with them makes the same package)
+deb_key() {
+	echo "new-$(cd "$1" && find . -type f ! -path './tests/*' -print0 |
+		sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+}
+
+# deb_keep KEY DEB: a package built anyway (package.sh's, unit tests run)
+# kept in the cache under KEY, for deb_cached (restart.sh) to find
+deb_keep() {
+	local dir=$CACHE/debs/$1 fd
+	mkdir -p "$CACHE/debs"
+	exec {fd}>"$CACHE/debs/.lock"
+	timeout 900 flock -x "$fd" || fail "$CACHE/debs/.lock stayed locked 15 minutes"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" && cp "$2" "$dir.tmp/" && rm -rf "$dir" &&
+		mv "$dir.tmp" "$dir" || fail "keeping $2 in $dir"
+	exec {fd}>&-
+}
+
 # deb_cached KEY SRCDIR: DEB set to arpownd_*.deb built from SRCDIR (a
 # source tree with debian/) by dpkg-buildpackage -us -uc -b in the clean
 # chroot, without the unit tests (package.sh runs them): built once per

@@ -68,6 +68,7 @@ build_deb() {
 	# shellcheck disable=SC2016 # expanded at cleanup
 	at_cleanup 'umount -l "$TMPDIR_T/buildroot" 2>/dev/null'
 	copy_source "$br/build/arpownd-$VERSION"
+	KEY=$(deb_key "$br/build/arpownd-$VERSION")
 	[ -x "$br/build/arpownd-$VERSION/debian/rules" ] || fail "debian/rules is not executable"
 	say "dpkg-buildpackage -us -uc in the clean chroot (as root)"
 	t0=${EPOCHREALTIME/[.,]/}
@@ -93,6 +94,8 @@ build_deb() {
 	DEB=$OUT/arpownd_${VERSION}_$ARCH.deb
 	CHANGES=$OUT/arpownd_${VERSION}_$ARCH.changes
 	[ -f "$DEB" ] && [ -f "$CHANGES" ] || fail "dpkg-buildpackage made no $(basename "$DEB") / .changes: $(ls "$OUT")"
+	# restart.sh installs the same package: built once
+	deb_keep "$KEY" "$DEB"
 }
 
 run_lintian() {		# run_lintian FILE: no error, no warning that is not overridden
