@@ -260,7 +260,8 @@ take_over(int pid, const struct daemon_opts *o, const struct state *st, const st
 	if (fd != -1)
 		close(fd);	/* systemd holds its own */
 	log_notice("took over from pid %d, which would have given the interfaces' "
-	    "originals back at its stop (a release before stop_leaves): the kernel's "
+	    "originals back at its stop (its records name no strict mode: a release "
+	    "before stop_leaves, or stop_leaves = originals until now): the kernel's "
 	    "strict mode set on %zu interfaces, every ARP request kept for the next "
 	    "start, the process killed", pid, n);
 	log_info("takeover: %s", phs_format(&ph, steps, sizeof(steps)));
