@@ -49,6 +49,10 @@
 #include "sysctl.h"
 
 #define GONE_WAIT_MS	3000	/* a SIGKILLed process is gone by then */
+/* From the ring on, every request is kept; what came before it is in the
+ * old daemon's capture, answered if it runs long enough to read it (it
+ * answers in microseconds, a busy host makes it wait for a CPU) */
+#define CATCH_UP_MS	200
 
 /* The strict mode the configuration leaves on name (the interface's mode
  * under c; when c names none, or is unreadable, owner's: the kernel
@@ -225,6 +229,8 @@ take_over(int pid, const struct daemon_opts *o, const struct state *st, const st
 		log_warn("the takeover's ring (requests for published addresses "
 		    "will wait for their sender's next try)");
 	phs_mark(&ph, "ring stored", now_s());
+	if (fd != -1)
+		usleep(CATCH_UP_MS * 1000);
 	/* stopped first: it would put its 8 back as soon as it read of our
 	 * change (it heals rewritten sysctls); from here until the strict
 	 * mode is written (a millisecond) nobody answers, and what comes
