@@ -4,6 +4,7 @@
 #ifndef ARPOWND_ANSWER_H
 #define ARPOWND_ANSWER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,7 @@
 
 #define ANS_BUDGET	512	/* frames per batch before netlink is read again */
 #define ANS_LEARN_RATE	200	/* neighbour entries per second, at most */
+#define ANS_MAX_LATE	10.0	/* s: a frame stamped earlier is charged now */
 
 struct ans;
 struct anr;
@@ -53,11 +55,18 @@ void ans_set_pub(struct ans *a, const struct pub *p);
 void ans_run(struct ans *a, double now);
 /* Answer what the capture still holds, for at most max seconds (the stop). */
 void ans_drain(struct ans *a, double now, double max);
-/* One frame left unanswered while arpownd restarted (handover.h):
- * answered when the address is published, never otherwise. */
-void ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, double now);
-/* One frame of caplen bytes received at ts (CLOCK_REALTIME ns), at now
- * (seconds, for the limits); as cap_fn does, for tests. */
+/* One frame left unanswered while arpownd restarted (handover.h), which
+ * arrived at ts (CLOCK_REALTIME ns): answered when the address is
+ * published, or owned and owned is true (the kernel, in its strict mode,
+ * answered those unless the gap began with nobody answering); true when a
+ * reply went out. */
+bool ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts,
+    double now, bool owned);
+/* Send the replies ans_handover queued (a batch, not a syscall each). */
+void ans_flush(struct ans *a);
+/* One frame of caplen bytes received at ts (CLOCK_REALTIME ns), read at
+ * now (the loop's time, seconds); the limits are charged at ts; as cap_fn
+ * does, for tests. */
 void ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now);
 
 #endif

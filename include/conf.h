@@ -44,6 +44,12 @@ enum conf_path {
 	CONF_PATH_KERNEL,		/* the kernel path, or no start */
 };
 
+/* stop_leaves: what a stop leaves on the interfaces arpownd answered on */
+enum conf_stop {
+	CONF_STOP_STRICT = 0,		/* the kernel's strict mode for the mode */
+	CONF_STOP_ORIGINALS,		/* the values found before arpownd changed them */
+};
+
 /* defend: RFC 5227 section 2.4, as n-acd names them */
 enum conf_defend {
 	CONF_DEFEND_NEVER = 0,		/* log only */
@@ -96,6 +102,7 @@ struct conf {
 	struct conf_ifset	 set;		/* [global]'s: mode, announce, defend, ACLs */
 	struct conf_acl		 acl;
 	int			 arp_announce;	/* CONF_ANNOUNCE_KEEP or 0..2 */
+	int			 stop_leaves;	/* enum conf_stop */
 	bool			 learn;
 	int			 log_level;	/* LOG_ERR .. LOG_DEBUG */
 	char			*user;		/* to drop to when started as root */

@@ -4,6 +4,7 @@
 #ifndef ARPOWND_IFACE_H
 #define ARPOWND_IFACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "conf.h"
@@ -12,6 +13,8 @@
 #include "table.h"
 
 #define IFM_ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
+#define IFM_ARP_IGNORE_OWNER	1	/* only for addresses on the arrival NIC */
+#define IFM_ARP_IGNORE_SUBNET	2	/* and the sender on one of its subnets */
 
 struct ifm;
 
@@ -39,9 +42,17 @@ void ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp);
 int ifm_apply_all(struct ifm *m, const struct conf *c);
 /* ifindex is gone (its sysctls with it): forget its record. */
 void ifm_gone(struct ifm *m, int ifindex);
-/* Restore every recorded interface that exists (stop); the number that
- * could not be restored, each one logged. */
-size_t ifm_restore_all(struct ifm *m);
+/* At stop: every recorded interface that exists left in the kernel's
+ * strict mode its record names (its originals kept), or given back its
+ * originals when originals is true or the record names none; the number
+ * that could not be set, each one logged. */
+size_t ifm_restore_all(struct ifm *m, bool originals);
+/* The arp_ignore a stop leaves for mode under c (stop_leaves), or
+ * STATE_NONE: the originals. */
+int ifm_leave_for(const struct conf *c, int mode);
+/* Is v a value arpownd itself set on rec's interface (8, or what a stop
+ * left)?  Such a value is never an original. */
+bool ifm_ours(const struct state_orig *rec, int v);
 /* The record of ifindex, or NULL. */
 const struct state_orig *ifm_record(struct ifm *m, int ifindex);
 /* The original to record for arp_ignore v on name: v, or the kernel's

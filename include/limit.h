@@ -9,6 +9,7 @@
 #include "siphash.h"
 
 #define LIM_SENDER_SLOTS	4096	/* per-sender buckets, shared on collision */
+#define LIM_REORDER		10.0	/* s: an earlier time than this is a clock step */
 
 /* rate tokens a second; the burst is a tenth of a second's, at least 10 */
 struct lim_bucket {

@@ -3,9 +3,13 @@
 #ifndef ARPOWND_OFFLINE_H
 #define ARPOWND_OFFLINE_H
 
-/* arpownd --restore: every sysctl saved in state_dir put back, and its
- * record dropped (what fails stays for the next try); sysexits. */
-int off_restore(const char *state_dir);
+#include <stdbool.h>
+
+/* arpownd --restore: each interface saved in state_dir left in the strict
+ * mode its record names (the record kept), or, with originals (or no
+ * strict mode recorded, or the unit being disabled), its originals put
+ * back and its record dropped; what fails stays for the next try; sysexits. */
+int off_restore(const char *state_dir, bool originals);
 /* arpownd --withdraw: drop the runtime-published entry cidr from the state
  * dir of a daemon that is not running (keepalived's BACKUP while arpownd
  * was down must not be published again by its next start); sysexits. */

@@ -14,11 +14,14 @@
 enum sdir_mode {
 	SDIR_DAEMON,		/* only one owned by our effective uid */
 	SDIR_RESTORE,		/* as root, also another user's (DynamicUser), never nobody's */
+	SDIR_PEEK,		/* as SDIR_RESTORE, read only and without the lock:
+				 * a look at a running daemon's records */
 };
 
 struct sdir;			/* the directory, its lock and its open files */
 
-/* Open (0755 if missing), check and lock dir, open its files; NULL + err, errno EWOULDBLOCK if held. */
+/* Open (0755 if missing), check and lock dir (SDIR_PEEK: neither makes nor
+ * locks it), open its files; NULL + err, errno EWOULDBLOCK if held. */
 struct sdir *sdir_open(const char *dir, enum sdir_mode mode, char *err, size_t errlen);
 /* sdir_open for a daemon started as root that will run as uid as: a
  * directory of that user's is its own too (the unit's RuntimeDirectory=,
@@ -43,5 +46,12 @@ int sdir_published_save(struct sdir *sd, const char *lines, size_t len);
 int sdir_announced_load(struct sdir *sd, char **lines, size_t *len, char *err,
     size_t errlen);
 int sdir_announced_save(struct sdir *sd, const char *lines, size_t len);
+
+/* --stopping's note to the --restore that follows it (the unit's ExecStop
+ * to its ExecStopPost): text, in a file of its own given to the
+ * directory's owner; 0, or -1 (logged).  Also in SDIR_PEEK. */
+int sdir_note_put(struct sdir *sd, const char *text);
+/* The note's text in buf ("" when there is none), and the note gone. */
+void sdir_note_take(struct sdir *sd, char *buf, size_t len);
 
 #endif

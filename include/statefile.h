@@ -16,6 +16,10 @@ struct state_orig {
 	char	name[IF_NAMESIZE];
 	int	arp_ignore;		/* 0..8 or STATE_NONE */
 	int	arp_announce;		/* 0..2 or STATE_NONE */
+	/* the arp_ignore a stop leaves while the originals stay recorded
+	 * (the kernel's strict mode for the interface's mode), or
+	 * STATE_NONE: a stop gives the originals back (stop_leaves) */
+	int	leave;
 };
 
 struct state {

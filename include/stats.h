@@ -50,6 +50,8 @@ struct stats {
 	unsigned long long	announce_queued;
 	unsigned long long	announce_dropped;
 	unsigned long long	announce_skipped;
+	unsigned long long	handover_answered;	/* kept across the restart, answered */
+	unsigned long long	handover_dropped;	/* the kernel could not keep them */
 };
 
 #endif

@@ -31,7 +31,8 @@ struct ans {
 	struct ans_deps		 d;
 	const struct conf	*conf;
 	const struct pub	*pub;
-	double			 now;		/* the batch's time, for the limits */
+	double			 batch;		/* the loop's time for this batch */
+	double			 now;		/* the frame's arrival, for the limits */
 };
 
 struct ans *
@@ -198,6 +199,29 @@ claim(struct ans *a, const struct arp_req *req, struct tbl_iface *in)
 	}
 }
 
+static double wall(void);
+
+/*
+ * When the frame came, on the clock of the loop (ev_now(): CLOCK_REALTIME,
+ * the clock of the capture's and the kept socket's stamps).  A request
+ * read late (a backlog after a busy moment, the gap of a restart) costs
+ * what it cost when it was sent, not a share of a burst; a stamp from the
+ * future or from long ago (a clock stepped since) is taken as now.  The
+ * future is the clock's now, not the loop's: the loop's time is when it
+ * woke, and frames that came after that (while a batch is read, or while
+ * the process waited for a CPU after it woke: 300 ms on a loaded host)
+ * would otherwise all be charged at that one time, a burst of them.
+ */
+static double
+arrival(uint64_t ts, double now)
+{
+	double t = (double)ts * 1e-9;
+
+	if (ts == 0 || t < now - ANS_MAX_LATE || (t > now && t > wall()))
+		return now;
+	return t;
+}
+
 void
 ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now)
 {
@@ -208,7 +232,7 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 	enum arp_reason why;
 	enum pol_verdict v;
 
-	a->now = now;
+	a->now = arrival(ts, now);
 	/* A frame newer than the last netlink drain may follow an address
 	 * delete the kernel has acknowledged since: read that first. */
 	if (ts > rtnl_drained(a->d.rtnl))
@@ -265,29 +289,38 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 	note_not_answered(&req, &res, v);
 }
 
-void
-ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, double now)
+bool
+ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double now,
+    bool owned)
 {
 	struct tbl_iface *in;
 	struct pol_result res;
 	struct arp_req req;
 	struct stats_if *is;
 	enum pol_verdict v;
+	uint64_t sent;
 
-	a->now = now;
+	a->now = arrival(ts, now);
 	/* the kernel answered the host's own addresses during the gap: only
-	 * what is published was left unanswered */
+	 * what is published was left unanswered (unless owned: a takeover) */
 	if (arp_check(pkt, caplen, &req) != ARP_OK)
-		return;
+		return false;
 	v = pol_decide(a->d.tbl, a->pub, &req, &res);
 	in = tbl_iface(a->d.tbl, req.ifindex);
-	if (v != POL_ANSWER || res.pub == NULL || res.owner != NULL ||
+	if (v != POL_ANSWER || (!owned && (res.pub == NULL || res.owner != NULL)) ||
 	    in == NULL || in->mode == POL_MONITOR || reverse_path(a, &req, &res) != POL_ANSWER)
-		return;
+		return false;
 	is = if_stats(in);
 	COUNT(a, is, received);
 	COUNT(a, is, verdict[v]);
-	answer(a, &req, &res, is);
+	sent = a->d.st->all.replies;
+	answer(a, &req, &res, is);	/* queued: ans_flush sends them */
+	return a->d.st->all.replies > sent;
+}
+
+void
+ans_flush(struct ans *a)
+{
 	flush(a, "replies");
 }
 
@@ -296,7 +329,7 @@ frame_cb(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct ans *a = arg;
 
-	ans_frame(a, pkt, caplen, ts, a->now);
+	ans_frame(a, pkt, caplen, ts, a->batch);
 }
 
 /* Seconds on the clock libev's ev_time() reads. */
@@ -328,7 +361,7 @@ ans_run(struct ans *a, double now)
 	double start = wall(), last = start, t;
 	int n;
 
-	a->now = now;
+	a->batch = a->now = now;
 	/*
 	 * Waking a sleeping process costs tens of microseconds on an idle
 	 * machine, the kernel's own reply none: so after a frame, keep polling
@@ -363,7 +396,7 @@ ans_drain(struct ans *a, double now, double max)
 	double start = wall();
 	int n;
 
-	a->now = now;
+	a->batch = a->now = now;
 	do {
 		n = cap_dispatch(a->d.cap, ANS_BUDGET, frame_cb, a);
 		flush(a, NULL);

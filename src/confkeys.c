@@ -217,6 +217,16 @@ k_arp_announce(const struct ckey_dst *d, const char *v, const char **why)
 }
 
 static int
+k_stop_leaves(const struct ckey_dst *d, const char *v, const char **why)
+{
+	if (strcmp(v, "strict") == 0)
+		return d->c->stop_leaves = CONF_STOP_STRICT, 0;
+	if (strcmp(v, "originals") == 0)
+		return d->c->stop_leaves = CONF_STOP_ORIGINALS, 0;
+	return *why = "must be strict or originals", -1;
+}
+
+static int
 k_learn(const struct ckey_dst *d, const char *v, const char **why)
 {
 	if (cval_bool(v, &d->c->learn) == -1)
@@ -488,6 +498,13 @@ o_arp_announce(FILE *f, const char *name, const struct ckey_src *at)
 }
 
 static void
+o_stop_leaves(FILE *f, const char *name, const struct ckey_src *at)
+{
+	fprintf(f, "%s = %s\n", name,
+	    at->c->stop_leaves == CONF_STOP_ORIGINALS ? "originals" : "strict");
+}
+
+static void
 o_learn(FILE *f, const char *name, const struct ckey_src *at)
 {
 	cval_bool_print(f, name, at->c->learn);
@@ -617,6 +634,7 @@ static const struct ckey keys[] = {
 	{ "allow_probes",	G | I,	k_allow_probes,		o_allow_probes },
 	{ "answer_path",	G | I,	k_answer_path,		o_answer_path },
 	{ "arp_announce",	G,	k_arp_announce,		o_arp_announce },
+	{ "stop_leaves",	G,	k_stop_leaves,		o_stop_leaves },
 	{ "learn",		G,	k_learn,		o_learn },
 	{ "log_level",		G,	k_log_level,		o_log_level },
 	{ "user",		G,	k_user,			o_user },

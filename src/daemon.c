@@ -34,6 +34,7 @@
 #include "notes.h"
 #include "notify.h"
 #include "nslock.h"
+#include "phases.h"
 #include "policy.h"
 #include "priv.h"
 #include "pubops.h"
@@ -86,6 +87,7 @@ struct daemon {
 	struct ctl		*ctl;
 	int			 nslock;	/* one instance per network namespace */
 	int			 handover;	/* a previous run's gap (handover.h), or -1 */
+	enum ho_kind		 handover_kind;	/* what it holds */
 	uint64_t		 cap_live;	/* the capture went live, CLOCK_REALTIME ns */
 	/* features */
 	struct ifm		*ifm;		/* interfaces and their sysctls */
@@ -106,6 +108,7 @@ struct daemon {
 	double			 started_at;	/* READY, CLOCK_REALTIME */
 	double			 conf_loaded;	/* the configuration read at start */
 	int			 exit_code;
+	struct phs		 ph;		/* the steps of the start, then the stop */
 	ev_io			 rtnl_w, cap_w, rpf_w;
 	ev_signal		 sigw[NSIGNALS];	/* the signals of handled[] */
 	ev_timer		 watchdog, check;
@@ -215,6 +218,7 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		cmd_dump(d->cmd);
 		break;
 	default:
+		phs_begin(&d->ph, ev_time());
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_STOP, NULL, 0, 0, NULL },
 		    "stopping on signal %d", w->signum);
 		ev_break(loop, EVBREAK_ALL);
@@ -397,12 +401,14 @@ stop_restore(struct daemon *d)
 
 	if (tbl_iface_each(d->tbl, silent_cb, &s) == -1)
 		s.n = 0;	/* out of memory: restore all the same, no drain */
-	left = ifm_restore_all(d->ifm);
+	left = ifm_restore_all(d->ifm, false);
+	phs_mark(&d->ph, "sysctls written", ev_time());
 	syn_started(d->syn, false);
 	for (i = 0; i < s.n; i++)
 		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
 			ifp->managed = true;
 	ans_drain(d->ans, ev_now(d->loop), DRAIN_MAX);
+	phs_mark(&d->ph, "capture drained", ev_time());
 	for (i = 0; i < s.n; i++)
 		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL &&
 		    ifm_record(d->ifm, ifp->ifindex) == NULL)
@@ -418,6 +424,7 @@ start_root(struct daemon *d, struct state *st)
 {
 	const struct daemon_opts *o = d->opts;
 	struct nsl_who holder, squat;
+	size_t i, crashed = 0;
 	char err[1024], pid[24];
 	bool fatal;
 
@@ -482,9 +489,17 @@ start_root(struct daemon *d, struct state *st)
 	 * socket is opened, so none is held as root). */
 	if (priv_drop(d->conf->user) == -1 || priv_keep_net() == -1)
 		return EX_NOPERM;
-	if (st->n > 0)
+	/* A stop in strict mode leaves them (each names what it left); a
+	 * record that names nothing was to be given back by a stop that
+	 * never came: a crash, or a kill without --restore */
+	for (i = 0; i < st->n; i++)
+		crashed += st->v[i].leave == STATE_NONE;
+	if (crashed > 0)
 		log_notice("%s: a previous run did not stop cleanly; keeping its "
 		    "saved originals for %zu interfaces", o->state_dir, st->n);
+	else if (st->n > 0)
+		log_info("%s: keeping the originals a previous run saved for %zu "
+		    "interfaces", o->state_dir, st->n);
 	return EX_OK;
 }
 
@@ -523,6 +538,7 @@ start_net(struct daemon *d, struct state *st)
 		log_warn("rtnetlink: route lookups");
 		return util_exit_code(errno);
 	}
+	phs_mark(&d->ph, "links known", ev_time());
 	if (ifm_can_set(d->ifm) == -1) {
 		log_warn("rtnetlink: cannot change interface settings (arpownd needs "
 		    "CAP_NET_ADMIN); not starting, nothing changed");
@@ -533,6 +549,7 @@ start_net(struct daemon *d, struct state *st)
 		return strstr(err, "ermission") ? EX_NOPERM : EX_OSERR;
 	}
 	d->cap_live = (uint64_t)(ev_time() * 1e9);
+	phs_mark(&d->ph, "capture live", ev_time());
 	rld_capture(d->cap, d->conf);
 	ifm_warn_conf_all();
 	/* a previous run's records: links gone, renamed while we were down;
@@ -540,38 +557,49 @@ start_net(struct daemon *d, struct state *st)
 	ifm_adopt(d->ifm);
 	if ((d->pub = pop_build(d->pop, d->conf, NULL)) == NULL) {
 		/* what a previous run left at 8 goes back: never deaf */
-		if (ifm_restore_all(d->ifm) != 0)
+		if (ifm_restore_all(d->ifm, false) != 0)
 			log_warnx("some interfaces could not be restored; run arpownd --restore");
 		return EX_CONFIG;
 	}
 	pop_set_pub(d->pop, d->pub);
+	phs_mark(&d->ph, "published set", ev_time());
 	return EX_OK;
 }
 
 /* What came for a published address while a previous run restarted into
- * this one: answered now, before READY. */
-static void
-handover_frame(const uint8_t *pkt, size_t caplen, void *arg)
+ * this one: answered now, before READY, charged when it came. */
+static bool
+handover_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 {
 	struct daemon *d = arg;
 
-	ans_handover(d->ans, pkt, caplen, ev_now(d->loop));
+	return ans_handover(d->ans, pkt, caplen, ts, ev_now(d->loop),
+	    d->handover_kind == HO_ALL);
 }
 
 static void
 handover(struct daemon *d)
 {
 	struct ho_tally t;
-	int n;
 
 	if (d->handover == -1)
 		return;
-	n = ho_drain(d->handover, d->cap_live, handover_frame, d, &t);
-	ho_release(d->handover);
+	ho_drain(d->handover, d->handover_kind, d->cap_live, handover_frame, d, &t);
+	ans_flush(d->ans);
+	ho_release(d->handover, d->handover_kind);
 	d->handover = -1;
-	log_info("handover: %d requests queued while restarting, the published ones "
-	    "answered (%d read: %d after the capture went live, %d given up)", n,
-	    t.frames, t.late, t.old);
+	d->st.handover_answered += t.answered;
+	d->st.handover_dropped += t.drops;
+	/* the kernel's count of what it could not keep, as it is: those
+	 * requests were lost, and their senders ask again */
+	log_at(LOG_HERE, 0, t.drops > 0 ? LOG_WARNING : LOG_INFO, NULL, "handover: %u requests %s "
+	    "kept while arpownd restarted, %u answered now; %u "
+	    "dropped by the kernel (the kept queue was full)%s; %u after the capture "
+	    "went live (answered by it), %u older than %.0f s (given up by their "
+	    "senders)", t.handed, d->handover_kind == HO_ALL ? "(every one: a takeover)" :
+	    "for published addresses", t.answered, t.drops,
+	    t.stats ? "" : " (the kernel's count could not be read)", t.late, t.old,
+	    HO_MAX_AGE);
 }
 
 /* What the previous run announced, for the start's bursts to leave out. */
@@ -616,8 +644,8 @@ stop(struct daemon *d)
 	notify_send("STOPPING=1\nSTATUS=stopping: giving the interfaces back to the kernel");
 	/* nobody answers a published address until the next start: what
 	 * comes meanwhile is kept for it, where systemd keeps fds */
-	if (d->pub != NULL && pub_count(d->pub) > 0)
-		keep = ho_keep();
+	keep = ho_keep(d->pub);
+	phs_mark(&d->ph, "kept socket stored", ev_time());
 	ctl_close(d->ctl);
 	save_announced(d);
 	/* the kernel path first: its maps are the table's, and the capture,
@@ -625,9 +653,16 @@ stop(struct daemon *d)
 	kan_close(d->kan);
 	d->kan = NULL;
 	d->ctl = NULL;
+	phs_mark(&d->ph, "kernel path closed", ev_time());
 	/* restore first, then answer what the capture holds, then close it:
 	 * never deaf; every record, managed or not, whose interface exists */
-	if ((left = stop_restore(d)) == 0) {
+	if ((left = stop_restore(d)) == 0 && ifm_nrecords(d->ifm) > 0) {
+		log_ctx(LOG_NOTICE, &lc, "stopped; the kernel answers ARP in its strict "
+		    "mode on %zu interfaces (their originals saved: arpownd "
+		    "--restore=originals gives them back)", ifm_nrecords(d->ifm));
+		notify_send("STATUS=stopped; the kernel answers ARP, from the owning "
+		    "interface only (stop_leaves = strict)");
+	} else if (left == 0) {
 		log_ctx(LOG_NOTICE, &lc, "stopped; every sysctl restored");
 		notify_send("STATUS=stopped; every sysctl restored, the kernel answers ARP");
 	} else {
@@ -656,7 +691,8 @@ finish(struct daemon *d, struct state *st)
 		ev_loop_destroy(d->loop);
 	kan_close(d->kan);
 	cap_close(d->cap);
-	ho_release(d->handover);
+	phs_mark(&d->ph, "capture closed", ev_time());
+	ho_release(d->handover, d->handover_kind);
 	pop_free(d->pop);
 	syn_free(d->syn);
 	ifm_free(d->ifm);
@@ -680,6 +716,7 @@ daemon_run(const struct daemon_opts *o)
 	struct rld_source src;
 	struct kan_deps kd;
 	struct state st;
+	char phases[512];
 	sigset_t sigs;
 	size_t ni, na;
 
@@ -693,13 +730,15 @@ daemon_run(const struct daemon_opts *o)
 	memset(d, 0, sizeof(*d));
 	memset(&st, 0, sizeof(st));
 	d->nslock = -1;
-	d->handover = ho_take();
+	phs_begin(&d->ph, ev_time());
+	d->handover = ho_take(&d->handover_kind);
 	d->opts = o;
 	sst_forced(o->monitor, getenv("ARPOWND_OPTIONS"), &d->forced);
 	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor, d->forced };
 	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
 		return EX_CONFIG;
 	d->conf_loaded = ev_time();
+	phs_mark(&d->ph, "configuration read", d->conf_loaded);
 	log_init(d->conf->log_level, o->debug);
 	rld_lint_log(d->conf);
 	if (o->monitor)
@@ -718,7 +757,7 @@ daemon_run(const struct daemon_opts *o)
 	 * half-way through. */
 	if (loop_setup(d) == -1) {
 		log_warn("start-up");
-		if (ifm_restore_all(d->ifm) != 0)
+		if (ifm_restore_all(d->ifm, false) != 0)
 			log_warnx("some interfaces could not be restored; run arpownd --restore");
 		d->exit_code = EX_OSERR;
 		goto out;
@@ -728,9 +767,14 @@ daemon_run(const struct daemon_opts *o)
 	syn_started(d->syn, true);
 	(void)syn_manage_all(d->syn);
 	anr_started(d->anr);
+	phs_mark(&d->ph, "sysctls written", ev_time());
+	/* the gap's requests first: they have waited longest, and need the
+	 * interfaces managed, not the kernel path */
+	handover(d);
+	phs_mark(&d->ph, "kept requests answered", ev_time());
 	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
 	kan_start(d->kan, &kd, d->conf, d->pub);
-	handover(d);
+	phs_mark(&d->ph, "kernel path", ev_time());
 
 	tbl_count(d->tbl, &ni, &na);
 	report_status(d);
@@ -741,6 +785,8 @@ daemon_run(const struct daemon_opts *o)
 	d->started_at = ev_time();
 	tf_reconf(d->tf, d->conf);
 	notify_send("READY=1");
+	phs_mark(&d->ph, "READY", ev_time());
+	log_info("start: %s", phs_format(&d->ph, phases, sizeof(phases)));
 
 	ev_run(d->loop, 0);
 
@@ -748,7 +794,12 @@ daemon_run(const struct daemon_opts *o)
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	stop(d);
+	phs_mark(&d->ph, "stopped", ev_time());
 out:
 	finish(d, &st);
+	if (d->ph.n > 0 && d->started_at > 0) {
+		phs_mark(&d->ph, "torn down", ev_time());
+		log_info("stop: %s", phs_format(&d->ph, phases, sizeof(phases)));
+	}
 	return d->exit_code;
 }

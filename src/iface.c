@@ -37,6 +37,7 @@ struct want {
 	int	mode;		/* enum pol_mode, -1: not managed */
 	bool	sysctl;		/* arp_ignore = 8: arpownd answers, not the kernel */
 	bool	ann;		/* set arp_announce */
+	int	leave;		/* the arp_ignore a stop leaves, or STATE_NONE */
 };
 
 struct ifm *
@@ -109,6 +110,28 @@ wants(const struct ifm *m, const struct conf *c, const struct tbl_iface *ifp,
 	 * untouched */
 	w->sysctl = w->mode >= 0 && w->mode != POL_MONITOR;
 	w->ann = w->sysctl && c->arp_announce != CONF_ANNOUNCE_KEEP;
+	w->leave = w->sysctl ? ifm_leave_for(c, w->mode) : STATE_NONE;
+}
+
+int
+ifm_leave_for(const struct conf *c, int mode)
+{
+	if (c->stop_leaves == CONF_STOP_ORIGINALS)
+		return STATE_NONE;
+	/* the kernel's own test for what the mode answers: the same
+	 * addresses, from the same NIC, none from another */
+	switch (mode) {
+	case POL_OWNER:
+		return IFM_ARP_IGNORE_OWNER;
+	case POL_SUBNET:
+		return IFM_ARP_IGNORE_SUBNET;
+	case POL_SYSTEM:
+		return 0;	/* the weak host is what the mode answers */
+	case POL_OFF:
+		return IFM_ARP_IGNORE_NEVER;	/* never answered, as while running */
+	default:
+		return STATE_NONE;
+	}
 }
 
 static int
@@ -227,6 +250,10 @@ record(struct ifm *m, struct tbl_iface *ifp, const struct want *w)
 	}
 	if (w->ann && rec->arp_announce == STATE_NONE) {
 		rec->arp_announce = original_announce(ifp);
+		dirty = true;
+	}
+	if (rec->leave != w->leave) {
+		rec->leave = w->leave;
 		dirty = true;
 	}
 	return dirty;
@@ -461,11 +488,11 @@ ifm_adopt(struct ifm *m)
 			ifp = NULL;
 		}
 		/* Another name on the same ifindex: a rename while we were
-		 * down keeps our 8; a link created with a freed ifindex (ip
+		 * down keeps our 8 (or what a stop left); a link created with a freed ifindex (ip
 		 * link add ... index N, a link moved in) starts at its own
 		 * value, and the record is not its. */
 		if (ifp != NULL && strcmp(ifp->name, rec->name) != 0 && ifp->conf_known &&
-		    ifp->arp_ignore != IFM_ARP_IGNORE_NEVER) {
+		    !ifm_ours(rec, ifp->arp_ignore)) {
 			log_info("%s (ifindex %d): saved originals dropped: the interface "
 			    "is gone, %s has its ifindex now", rec->name, rec->ifindex,
 			    ifp->name);
@@ -515,12 +542,20 @@ give_back(struct ifm *m, const struct tbl_iface *ifp, const struct state_orig *r
 	return rtnl_set_arp(m->r, ifp->ifindex, rec->arp_ignore, rec->arp_announce);
 }
 
+bool
+ifm_ours(const struct state_orig *rec, int v)
+{
+	return v == IFM_ARP_IGNORE_NEVER || (rec->leave != STATE_NONE && v == rec->leave);
+}
+
 size_t
-ifm_restore_all(struct ifm *m)
+ifm_restore_all(struct ifm *m, bool originals)
 {
 	struct state_orig *rec;
 	struct tbl_iface *ifp;
 	size_t i = 0, left = 0;
+	bool keep;
+	int r;
 
 	while (i < m->st.n) {
 		rec = &m->st.v[i];
@@ -528,17 +563,38 @@ ifm_restore_all(struct ifm *m)
 			state_del(&m->st, rec);
 			continue;
 		}
-		if (give_back(m, ifp, rec) == -1 && errno != ENODEV) {
+		/* strict: the kernel answers from the owning NIC only, and
+		 * the originals stay recorded for whoever gives them back */
+		keep = !originals && rec->leave != STATE_NONE && rec->arp_ignore != STATE_NONE;
+		if (keep)
+			r = ifp->arp_ignore == rec->leave ? 0 :
+			    rtnl_set_arp(m->r, ifp->ifindex, rec->leave, -1);
+		else
+			r = give_back(m, ifp, rec);
+		if (r == -1 && errno != ENODEV) {
 			struct log_ctx lc = { MSGID_SYSCTL, ifp->name, 0, 0, NULL };
 
-			log_ctx(LOG_ERR, &lc, "%s: cannot restore arp_ignore=%d "
-			    "arp_announce=%d: %s; left for arpownd --restore", ifp->name,
-			    rec->arp_ignore, rec->arp_announce, strerror(errno));
+			if (keep)
+				log_ctx(LOG_ERR, &lc, "%s: cannot set arp_ignore=%d: %s; left "
+				    "for arpownd --restore", ifp->name, rec->leave,
+				    strerror(errno));
+			else
+				log_ctx(LOG_ERR, &lc, "%s: cannot restore arp_ignore=%d "
+				    "arp_announce=%d: %s; left for arpownd --restore", ifp->name,
+				    rec->arp_ignore, rec->arp_announce, strerror(errno));
 			left++;
 			i++;
 			continue;
 		}
 		ifp->managed = false;
+		if (keep) {
+			if (r == 0 && ifp->arp_ignore != rec->leave) {
+				ifp->arp_ignore = rec->leave;
+				ifp->conf_pending = true;
+			}
+			i++;
+			continue;
+		}
 		state_del(&m->st, rec);
 	}
 	(void)save(m);

@@ -39,7 +39,15 @@ take(struct lim_bucket *b, long rate, unsigned n, double keep, double now)
 		b->tokens += (now - b->last) * (double)rate;
 	if (b->tokens > burst)
 		b->tokens = burst;
-	b->last = now;		/* a clock stepped back re-bases, refills nothing */
+	/*
+	 * Requests are charged when they arrived (answer.c): a little out of
+	 * order across CPUs, or behind an announcement charged at the loop's
+	 * time.  Such a time refills nothing and does not move the bucket
+	 * back, or the same interval would be credited twice; a clock stepped
+	 * back further than that re-bases, refilling nothing.
+	 */
+	if (b->last == 0 || now > b->last || now < b->last - LIM_REORDER)
+		b->last = now;
 	if (b->tokens < n + keep)
 		return false;
 	b->tokens -= n;

@@ -18,6 +18,7 @@
 #include "reload.h"
 #include "statedir.h"
 #include "unitcaps.h"
+#include "stopping.h"
 
 /* -n speaks to a person at a terminal: plain lines, no priorities. */
 static void
@@ -68,8 +69,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [--monitor] [-n [-q]] [--restore]\n"
-	    "               [--withdraw ADDR[/LEN]] [-V] [-h]\n"
+	    "usage: arpownd [-c FILE] [--state-dir DIR] [-d] [--monitor] [-n [-q]]\n"
+	    "               [--restore[=originals]] [--stopping] [--withdraw ADDR[/LEN]]\n"
+	    "               [-V] [-h]\n"
 	    "Answer ARP requests only from the interface that owns the address.\n"
 	    "\n"
 	    "  -c, --config FILE   configuration file (default %s)\n"
@@ -79,7 +81,13 @@ usage(FILE *f)
 	    "                      whatever the configuration says (try it first)\n"
 	    "  -n, --check-config  validate the configuration, print it, exit\n"
 	    "  -q, --quiet         with -n: print only the errors\n"
-	    "      --restore       restore the saved sysctls and exit\n"
+	    "      --restore       leave what a stop leaves (stop_leaves: the kernel's\n"
+	    "                      strict mode, or the saved sysctls) and exit\n"
+	    "      --restore=originals\n"
+	    "                      give the saved sysctls back, and exit\n"
+	    "      --stopping      the unit's ExecStop, as root: note whether systemd\n"
+	    "                      stops it for good; take over from a daemon that\n"
+	    "                      would give the originals back at its stop\n"
 	    "      --withdraw ADDR[/LEN]\n"
 	    "                      while arpownd is not running: drop a runtime-\n"
 	    "                      published entry from the state dir, and exit\n"
@@ -91,15 +99,16 @@ usage(FILE *f)
 int
 main(int argc, char *argv[])
 {
-	enum { OPT_STATE_DIR = 256, OPT_RESTORE, OPT_WITHDRAW, OPT_MONITOR };
+	enum { OPT_STATE_DIR = 256, OPT_RESTORE, OPT_WITHDRAW, OPT_MONITOR, OPT_STOPPING };
 	static const struct option longopts[] = {
 		{ "config",		required_argument,	NULL, 'c' },
 		{ "state-dir",		required_argument,	NULL, OPT_STATE_DIR },
 		{ "debug",		no_argument,		NULL, 'd' },
 		{ "check-config",	no_argument,		NULL, 'n' },
 		{ "quiet",		no_argument,		NULL, 'q' },
-		{ "restore",		no_argument,		NULL, OPT_RESTORE },
+		{ "restore",		optional_argument,	NULL, OPT_RESTORE },
 		{ "withdraw",		required_argument,	NULL, OPT_WITHDRAW },
+		{ "stopping",		no_argument,		NULL, OPT_STOPPING },
 		{ "monitor",		no_argument,		NULL, OPT_MONITOR },
 		{ "version",		no_argument,		NULL, 'V' },
 		{ "help",		no_argument,		NULL, 'h' },
@@ -107,7 +116,8 @@ main(int argc, char *argv[])
 	};
 	struct daemon_opts o = { CONF_DEFAULT_PATH, false, SDIR_DEFAULT_DIR, false, false };
 	struct rld_source src;
-	bool check = false, restore = false, quiet = false;
+	bool check = false, restore = false, quiet = false, originals = false;
+	bool stopping = false;
 	const char *withdraw = NULL;
 	struct conf *c;
 	int ch;
@@ -132,9 +142,18 @@ main(int argc, char *argv[])
 			break;
 		case OPT_RESTORE:
 			restore = true;
+			if (optarg != NULL && strcmp(optarg, "originals") != 0) {
+				fprintf(stderr, "arpownd: --restore=%s: only --restore=originals\n",
+				    optarg);
+				return EX_USAGE;
+			}
+			originals = optarg != NULL;
 			break;
 		case OPT_WITHDRAW:
 			withdraw = optarg;
+			break;
+		case OPT_STOPPING:
+			stopping = true;
 			break;
 		case OPT_MONITOR:
 			o.monitor = true;
@@ -160,12 +179,14 @@ main(int argc, char *argv[])
 		fprintf(stderr, "arpownd: -q goes with -n\n");
 		return EX_USAGE;
 	}
-	if ((check ? 1 : 0) + (restore ? 1 : 0) + (withdraw != NULL ? 1 : 0) > 1) {
-		fprintf(stderr, "arpownd: -n, --restore and --withdraw exclude each other\n");
+	if ((check ? 1 : 0) + (restore ? 1 : 0) + (withdraw != NULL ? 1 : 0) +
+	    (stopping ? 1 : 0) > 1) {
+		fprintf(stderr, "arpownd: -n, --restore, --withdraw and --stopping exclude "
+		    "each other\n");
 		return EX_USAGE;
 	}
 	log_init(LOG_INFO, o.debug);
-	if (check || restore || withdraw != NULL)
+	if (check || restore || withdraw != NULL || stopping)
 		log_command_mode();
 	if (check) {
 		src = (struct rld_source){ o.conf_path, o.conf_explicit, o.monitor, { NULL, NULL } };
@@ -193,7 +214,9 @@ main(int argc, char *argv[])
 		return EX_OK;
 	}
 	if (restore)
-		return off_restore(o.state_dir);
+		return off_restore(o.state_dir, originals);
+	if (stopping)
+		return stp_run(&o);
 	if (withdraw != NULL)
 		return off_withdraw(o.state_dir, withdraw);
 	return daemon_run(&o);

@@ -289,6 +289,12 @@ met_render(const struct rpt_view *v, FILE *f)
 	counter(f, "arpownd_announce_skipped_total", "Addresses a start did not "
 	    "announce: the previous run had, from the same interface and MAC",
 	    st->announce_skipped);
+	counter(f, "arpownd_handover_answered_total", "Requests for published "
+	    "addresses kept across the restart into this run and answered at its "
+	    "start", st->handover_answered);
+	counter(f, "arpownd_handover_dropped_total", "Requests for published "
+	    "addresses the kernel could not keep while arpownd restarted into this "
+	    "run (the kept queue full)", st->handover_dropped);
 	counter(f, "arpownd_conflict_logs_suppressed_total", "Conflicts not "
 	    "logged because of the log limits", v->cfl != NULL ?
 	    cfl_suppressed(v->cfl) : 0);

@@ -1,5 +1,8 @@
-/* offline.c — what root does while no daemon runs: --restore puts back
- * the sysctl originals a stopped (or killed) daemon saved; --withdraw
+/* offline.c — what root does while no daemon runs: --restore leaves each
+ * interface a stopped (or killed) daemon changed in the kernel's strict
+ * mode its record names, or gives back the originals it saved
+ * (--restore=originals, a record that names no strict mode, or the unit
+ * being disabled); --withdraw
  * takes a runtime-published entry out of the state directory, so that the
  * next start does not answer for what another host now holds.  Both take
  * the state directory's lock: never behind a running daemon's back. */
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "iface.h"
@@ -25,6 +29,15 @@
 #include "util.h"
 #include "statedir.h"
 #include "statefile.h"
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* net.ipv4.conf.NAME.arp_ignore, or -1 when it cannot be read. */
 static int
@@ -102,10 +115,42 @@ out:
 	return code;
 }
 
-int
-off_restore(const char *state_dir)
+/* What --restore sets on o's interface now[idx]: its strict value (the
+ * record kept), or its originals (the record dropped). */
+static int
+put_back(struct rtnl *r, int idx, const char *now, struct state_orig *o, bool originals,
+    bool *keep)
 {
-	char err[512], now[IF_NAMESIZE];
+	*keep = !originals && o->leave != STATE_NONE && o->arp_ignore != STATE_NONE;
+	if (*keep) {
+		/* a clean stop left it so: nothing to write, nothing to say */
+		if (current_ignore(now) == o->leave)
+			return 0;
+		if (rtnl_set_arp(r, idx, o->leave, -1) == -1)
+			return -1;
+		if (strcmp(now, o->name) != 0)
+			log_info("%s (was %s): arp_ignore=%d, the kernel's strict mode "
+			    "(the originals stay saved)", now, o->name, o->leave);
+		else
+			log_info("%s: arp_ignore=%d, the kernel's strict mode (the originals "
+			    "stay saved)", now, o->leave);
+		return 0;
+	}
+	if (rtnl_set_arp(r, idx, o->arp_ignore, o->arp_announce) == -1)
+		return -1;
+	if (strcmp(now, o->name) != 0)
+		log_info("%s (was %s): restored arp_ignore=%d arp_announce=%d",
+		    now, o->name, o->arp_ignore, o->arp_announce);
+	else
+		log_info("%s: restored arp_ignore=%d arp_announce=%d", now,
+		    o->arp_ignore, o->arp_announce);
+	return 0;
+}
+
+int
+off_restore(const char *state_dir, bool originals)
+{
+	char err[512], now[IF_NAMESIZE], note[128];
 	struct sdir *sd;
 	struct state st = { 0 };
 	struct rtnl *r = NULL;
@@ -113,7 +158,10 @@ off_restore(const char *state_dir)
 	struct nsl_who holder, squat;
 	char pid[24];
 	int code = EX_OK, idx, lk;
-	size_t i = 0;
+	size_t i = 0, kept = 0, given = 0;
+	const char *inv;
+	double t0 = now_ms();
+	bool keep;
 
 	if ((sd = sdir_open(state_dir, SDIR_RESTORE, err, sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK)
@@ -145,8 +193,19 @@ off_restore(const char *state_dir)
 		code = EX_OSERR;
 		goto out;
 	}
+	/* the unit's ExecStopPost after "systemctl disable --now" (or a
+	 * shutdown): the admin is done with arpownd, nothing is to come.
+	 * Its ExecStop (--stopping) asked systemd while the daemon still
+	 * answered, and left a note for this stop: no bus round trip here,
+	 * in the gap of a restart */
+	sdir_note_take(sd, note, sizeof(note));
+	inv = getenv("INVOCATION_ID");
 	if (st.n == 0)
 		goto out;
+	if (!originals && inv != NULL && note[0] != '\0' && strcmp(note, inv) == 0) {
+		log_info("the unit is being stopped for good: giving the originals back");
+		originals = true;
+	}
 	if ((r = rtnl_open()) == NULL) {
 		log_warn("rtnetlink");
 		code = util_exit_code(errno);
@@ -164,25 +223,28 @@ off_restore(const char *state_dir)
 			memcpy(now, o->name, sizeof(now));
 		if (idx == 0) {
 			log_info("%s: gone, nothing to restore", o->name);
-		} else if (strcmp(now, o->name) != 0 &&
-		    current_ignore(now) != IFM_ARP_IGNORE_NEVER) {
-			/* a rename keeps our 8; another link given the ifindex
-			 * has its own value */
+		} else if (strcmp(now, o->name) != 0 && !ifm_ours(o, current_ignore(now))) {
+			/* a rename keeps our 8 (or what a stop left); another
+			 * link given the ifindex has its own value */
 			log_info("%s: gone, nothing to restore (%s has its ifindex now)",
 			    o->name, now);
-		} else if (rtnl_set_arp(r, idx, o->arp_ignore, o->arp_announce) == -1 &&
-		    errno != ENODEV) {
-			log_warn("%s: cannot restore arp_ignore=%d arp_announce=%d",
-			    now, o->arp_ignore, o->arp_announce);
+		} else if (put_back(r, idx, now, o, originals, &keep) == -1 && errno != ENODEV) {
+			if (keep)
+				log_warn("%s: cannot set arp_ignore=%d", now, o->leave);
+			else
+				log_warn("%s: cannot restore arp_ignore=%d arp_announce=%d",
+				    now, o->arp_ignore, o->arp_announce);
 			code = util_exit_code(errno);
 			i++;
 			continue;
-		} else if (strcmp(now, o->name) != 0)
-			log_info("%s (was %s): restored arp_ignore=%d arp_announce=%d",
-			    now, o->name, o->arp_ignore, o->arp_announce);
-		else
-			log_info("%s: restored arp_ignore=%d arp_announce=%d", now,
-			    o->arp_ignore, o->arp_announce);
+		} else if (keep) {
+			/* the name follows a rename: the record is still this link's */
+			snprintf(o->name, sizeof(o->name), "%s", now);
+			i++;
+			kept++;
+			continue;
+		} else if (idx != 0)
+			given++;
 		state_del(&st, o);
 	}
 	/* what failed stays recorded for the next try */
@@ -190,6 +252,8 @@ off_restore(const char *state_dir)
 		log_warn("%s: cannot save what is left to restore", state_dir);
 		code = EX_OSERR;
 	}
+	log_info("restore: %zu interfaces left in the kernel's strict mode, %zu given "
+	    "their originals back, in %.0f ms", kept, given, now_ms() - t0);
 out:
 	rtnl_close(r);
 	state_clear(&st);

@@ -37,6 +37,7 @@
 #define ORIG_KIND	STATE_ORIG_KIND	/* v2: originals.0 and originals.1 */
 #define PUB_KIND	"published"	/* the runtime-published addresses */
 #define ANN_KIND	"announced"	/* what the last run announced, as it was */
+#define NOTE_FILE	"stopping"	/* --stopping's word to --restore */
 
 /* ---------------------------------------------------------------------
  * The directory
@@ -63,6 +64,7 @@ struct sdir {
 	uid_t		 uid;			/* the directory's owner, every file's */
 	bool		 readonly;		/* --restore on a read-only file system */
 	bool		 readonly_ok;		/* SDIR_RESTORE: that is allowed */
+	bool		 peek;			/* SDIR_PEEK: no lock, nothing written */
 	gid_t		 gid;
 	struct slots	 orig;
 	struct slots	 pub;		/* SDIR_DAEMON only */
@@ -214,7 +216,8 @@ blob_open(struct sdir *sd, struct slots *sl, const char *kind, char *err,
 	sl->kind = kind;
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "%s.%d", kind, i);
-		if ((sl->fd[i] = open_in(sd, name, O_RDWR, true, err, errlen)) == -1 &&
+		if ((sl->fd[i] = open_in(sd, name, sd->peek ? O_RDONLY : O_RDWR, !sd->peek,
+		    err, errlen)) == -1 &&
 		    !(sd->readonly && errno == ENOENT))
 			return -1;	/* read-only, never written: an empty slot */
 	}
@@ -352,7 +355,7 @@ check_dir(const char *dir, const struct stat *sb, enum sdir_mode mode, uid_t as,
 		    (unsigned)me, (unsigned)getegid(), dir);
 		return -1;
 	}
-	if (mode == SDIR_RESTORE && me == 0)
+	if ((mode == SDIR_RESTORE || mode == SDIR_PEEK) && me == 0)
 		return 0;	/* systemd's DynamicUser owns it: its records are the truth */
 	/* the unit's RuntimeDirectory=, and root runs arpownd -d as the same
 	 * user: after the drop the daemon is that user, as under the unit */
@@ -587,7 +590,10 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 	sd->pub.fd[0] = sd->pub.fd[1] = -1;
 	sd->ann.fd[0] = sd->ann.fd[1] = -1;
 	sd->readonly_ok = mode == SDIR_RESTORE;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST &&
+	/* a look while the daemon runs: its lock stays its own, and nothing
+	 * here is created or written */
+	sd->peek = sd->readonly = mode == SDIR_PEEK;
+	if (!sd->peek && mkdir(dir, 0755) == -1 && errno != EEXIST &&
 	    !(errno == EROFS && sd->readonly_ok && access(dir, F_OK) == 0)) {
 		util_seterr(err, errlen, -1,
 		    "%s: cannot create it: %s", dir, strerror(errno));
@@ -616,6 +622,8 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 	sd->uid = sb.st_uid;
 	sd->gid = sb.st_gid;
 
+	if (sd->peek)
+		goto files;
 	if ((sd->lock = open_in(sd, LOCK_FILE, O_RDWR, true, err, errlen)) == -1)
 		goto fail;
 	/* flock is released by the kernel when the holder dies, however it dies */
@@ -641,7 +649,7 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 	if (sd->readonly)
 		log_warnx("%s: read-only: restoring from what is saved, but the records "
 		    "cannot be updated", dir);
-
+files:
 	if (blob_open(sd, &sd->orig, ORIG_KIND, err, errlen) == -1)
 		goto fail;
 	/* which slot holds the newest good version, for a save before any
@@ -658,7 +666,7 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
 		goto fail;
-	if (sd->legacy != -1)
+	if (sd->legacy != -1 && !sd->peek)
 		convert_legacy(sd);
 	return sd;
 fail:
@@ -747,4 +755,40 @@ int
 sdir_announced_save(struct sdir *sd, const char *lines, size_t len)
 {
 	return text_save(&sd->ann, ANN_KIND, lines, len);
+}
+
+int
+sdir_note_put(struct sdir *sd, const char *text)
+{
+	char err[320];
+	int fd, r;
+
+	(void)unlinkat(sd->dfd, NOTE_FILE, 0);
+	if ((fd = open_in(sd, NOTE_FILE, O_WRONLY, true, err, sizeof(err))) == -1) {
+		log_warnx("%s", err);
+		return -1;
+	}
+	r = write_all(fd, text, strlen(text));
+	close(fd);
+	return r;
+}
+
+void
+sdir_note_take(struct sdir *sd, char *buf, size_t len)
+{
+	char err[320];
+	ssize_t r;
+	int fd;
+
+	buf[0] = '\0';
+	if ((fd = open_in(sd, NOTE_FILE, O_RDONLY, false, err, sizeof(err))) == -1) {
+		if (errno != ENOENT)
+			log_warnx("%s", err);
+		return;
+	}
+	r = read(fd, buf, len - 1);
+	buf[r > 0 ? r : 0] = '\0';
+	close(fd);
+	if (!sd->readonly)
+		(void)unlinkat(sd->dfd, NOTE_FILE, 0);
 }

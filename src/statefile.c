@@ -74,7 +74,7 @@ push(struct state *st)
 	}
 	o = &st->v[st->n++];
 	memset(o, 0, sizeof(*o));
-	o->arp_ignore = o->arp_announce = STATE_NONE;
+	o->arp_ignore = o->arp_announce = o->leave = STATE_NONE;
 	return o;
 }
 
@@ -180,6 +180,10 @@ find_dup(const struct state *st, size_t *first, size_t *later)
  *	ifindex=3 name=eth0 arp_ignore=0 arp_announce=2
  *	ifindex=9 name=v%3D1 arp_ignore=1
  *	crc32=3c09d4cb
+ *
+ * A record may end in "leave=N": the arp_ignore a stop sets while the
+ * originals stay recorded (stop_leaves = strict); 0.1.0 refuses the key,
+ * so a file with it is not read by a downgraded daemon.
  *
  * Names are percent-encoded beyond [A-Za-z0-9._@+-] so that every name the
  * kernel accepts ("v=1", "#v2", control bytes, bytes >= 0x80) is one token.
@@ -401,6 +405,8 @@ parse_value(struct parser *p, const char *k, size_t klen, const char *v, size_t 
 
 	if (klen == 10 && memcmp(k, "arp_ignore", 10) == 0)
 		dst = &o->arp_ignore, max = ARP_IGNORE_MAX;
+	else if (klen == 5 && memcmp(k, "leave", 5) == 0)
+		dst = &o->leave, max = ARP_IGNORE_MAX;
 	else if (klen == 12 && memcmp(k, "arp_announce", 12) == 0)
 		dst = &o->arp_announce, max = ARP_ANNOUNCE_MAX;
 	else
@@ -417,7 +423,7 @@ parse_value(struct parser *p, const char *k, size_t klen, const char *v, size_t 
 static int
 parse_v2_line(struct parser *p, const char *s, const char *end)
 {
-	struct state_orig o = { -1, "", STATE_NONE, STATE_NONE };
+	struct state_orig o = { -1, "", STATE_NONE, STATE_NONE, STATE_NONE };
 	const char *tok, *eq;
 	bool have_name = false;
 	size_t len;
@@ -467,7 +473,7 @@ parse_v2_line(struct parser *p, const char *s, const char *end)
 static int
 parse_v1_line(struct parser *p, const char *s, const char *end)
 {
-	struct state_orig o = { 0, "", STATE_NONE, STATE_NONE };
+	struct state_orig o = { 0, "", STATE_NONE, STATE_NONE, STATE_NONE };
 	const char *tok, *eq;
 	char q[80];
 
@@ -640,7 +646,8 @@ state_format(const struct state *st)
 
 		if (o->ifindex < 0 || !util_ifname_ok(o->name, strnlen(o->name, IF_NAMESIZE)) ||
 		    !value_ok(o->arp_ignore, ARP_IGNORE_MAX) ||
-		    !value_ok(o->arp_announce, ARP_ANNOUNCE_MAX))
+		    !value_ok(o->arp_announce, ARP_ANNOUNCE_MAX) ||
+		    !value_ok(o->leave, ARP_IGNORE_MAX))
 			return errno = EINVAL, NULL;
 	}
 	if ((e = find_dup(st, &a, &b)) != 0)
@@ -658,6 +665,10 @@ state_format(const struct state *st)
 			fprintf(f, " arp_ignore=%d", o->arp_ignore);
 		if (o->arp_announce != STATE_NONE)
 			fprintf(f, " arp_announce=%d", o->arp_announce);
+		/* only with an arp_ignore to keep: a stop sets it, never gives
+		 * back an arp_announce alone */
+		if (o->leave != STATE_NONE && o->arp_ignore != STATE_NONE)
+			fprintf(f, " leave=%d", o->leave);
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {

@@ -152,6 +152,6 @@ for w in pub own; do
 done
 grep -q 'stored arp-handover' "$TMPDIR_T/fdstore.out" || fail "the stop gave no socket to the fd store"
 grep -q 'removed arp-handover' "$TMPDIR_T/fdstore.out" || fail "the start did not release it"
-grep -q 'handover: [1-9][0-9]* requests queued while restarting' "$TMPDIR_T/arpownd.log" ||
+grep -q 'handover: [1-9][0-9]* requests for published addresses kept' "$TMPDIR_T/arpownd.log" ||
 	fail "no request was handed over: $(grep handover "$TMPDIR_T/arpownd.log")"
 pass "three restarts: the socket kept, taken back and released each time"

@@ -88,6 +88,14 @@ write_conf() {
 	else
 		printf '[global]\nuser = %s\n%s\n' "$ARPOWND_TEST_USER" "$1" >"$CONF"
 	fi
+	# What a stop leaves: most tests were written to check that the
+	# originals come back (stop_leaves = originals, which "systemctl
+	# disable --now" and a package removal also give); the default
+	# (strict) is tested where a test sets ARPOWND_STOP_LEAVES= (empty)
+	# or names the key itself.
+	if [ -n "${ARPOWND_STOP_LEAVES-originals}" ] && ! grep -q '^[[:space:]]*stop_leaves' "$CONF"; then
+		sed -i "0,/^\[global\]\$/s//[global]\nstop_leaves = ${ARPOWND_STOP_LEAVES-originals}/" "$CONF"
+	fi
 	# ARPOWND_ANSWER_PATH=kernel: the same test on the kernel answer path
 	# (tests/integration/kpath/*.sh), unless the test names a path itself
 	if [ -n "${ARPOWND_ANSWER_PATH:-}" ] && ! grep -q '^[[:space:]]*answer_path' "$CONF"; then

@@ -1,5 +1,5 @@
-# deb.sh — sourced by the tests that need the Debian package
-# (tests/system/package.sh, recipes.sh), after lib.sh:
+# deb.sh — sourced after tests/system/lib.sh by the tests that need the
+# Debian package (package.sh, recipes.sh, restart.sh):
 #   . "${top_srcdir:-.}/tests/system/deb.sh"
 # shellcheck shell=bash disable=SC2034 # its variables are the tests'
 #
@@ -7,10 +7,12 @@
 # machine would: dpkg-buildpackage -us -uc in a clean chroot that holds
 # only minbase, build-essential and debian/control's Build-Depends
 # (cached under the tree cache, keyed by the Build-Depends), as root,
-# unit tests included; DEB, CHANGES and VERSION name the result.
-# deb_cached sets DEB to a package built from exactly this source (the
-# cache keeps the last few, keyed by the source's content) or builds one
-# and keeps it: recipes.sh uses the one package.sh built.
+# unit tests included; DEB, CHANGES and VERSION name the result, and it
+# is kept in the cache under its source's key (deb_keep).
+# deb_cached KEY SRCDIR builds any source tree's package (the previous
+# release's, for restart.sh) without the unit tests, once per KEY;
+# deb_this sets DEB to the package of exactly this source (the one
+# package.sh built, or one built now: recipes.sh, restart.sh).
 
 ARCH=$(dpkg --print-architecture)
 
@@ -63,6 +65,74 @@ copy_source() {
 	fi
 }
 
+# deb_key SRCDIR: the cache key of the package built from the source tree
+# SRCDIR (copy_source's): what the build reads, not tests/ (a nocheck
+# build skips them, and a build with them makes the same package)
+deb_key() {
+	echo "new-$(cd "$1" && find . -type f ! -path './tests/*' -print0 |
+		sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+}
+
+# deb_keep KEY DEB: a package built anyway (package.sh's, unit tests run)
+# kept in the cache under KEY, for deb_cached (restart.sh) to find
+deb_keep() {
+	local dir=$CACHE/debs/$1 fd
+	mkdir -p "$CACHE/debs"
+	exec {fd}>"$CACHE/debs/.lock"
+	timeout 900 flock -x "$fd" || fail "$CACHE/debs/.lock stayed locked 15 minutes"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" && cp "$2" "$dir.tmp/" && rm -rf "$dir" &&
+		mv "$dir.tmp" "$dir" || fail "keeping $2 in $dir"
+	exec {fd}>&-
+}
+
+# deb_cached KEY SRCDIR: DEB set to arpownd_*.deb built from SRCDIR (a
+# source tree with debian/) by dpkg-buildpackage -us -uc -b in the clean
+# chroot, without the unit tests (package.sh runs them): built once per
+# KEY and kept in $CACHE/debs/KEY.
+deb_cached() {
+	local key=$1 src=$2 dir=$CACHE/debs/$1 v br rc log fd
+	v=$(sed -n '1s/^arpownd (\([^)]*\)).*/\1/p' "$src/debian/changelog")
+	[ -n "$v" ] || fail "no version in $src/debian/changelog"
+	DEB=$dir/arpownd_${v}_$(dpkg --print-architecture).deb
+	mkdir -p "$CACHE/debs"
+	exec {fd}>"$CACHE/debs/.lock"
+	timeout 900 flock -x "$fd" || fail "$CACHE/debs/.lock stayed locked 15 minutes"
+	if [ -f "$DEB" ]; then
+		say "package $key: cached $DEB"
+		exec {fd}>&-
+		return
+	fi
+	# once per test: cached_tree keeps its lock shared until the exit
+	if [ -z "${BUILD_TREE:-}" ]; then
+		cached_tree "build-$SUITE" build-essential "1 $(build_depends | tr '\n' ' ')" setup_build_root
+		BUILD_TREE=$TREE
+	fi
+	TREE=$BUILD_TREE
+	br=$TMPDIR_T/buildroot-$key
+	mkdir -p "$br.u" "$br.w" "$br"
+	mount -t overlay arpownd-build-root -o "lowerdir=$TREE,upperdir=$br.u,workdir=$br.w" "$br" ||
+		skip "cannot mount an overlay on $TREE"
+	mkdir -p "$br/build"
+	cp -a "$src" "$br/build/arpownd-$v"
+	say "package $key: dpkg-buildpackage -b in the clean chroot (no unit tests)"
+	log=$TMPDIR_T/dpkg-buildpackage-$key.log
+	rc=0
+	in_chroot 900 "$br" sh -c "cd /build/arpownd-$v &&
+		DEB_BUILD_OPTIONS='nocheck parallel=$(nproc)' dpkg-buildpackage -us -uc -b" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 40 "$log" >&2
+		umount -l "$br"
+		fail "package $key: dpkg-buildpackage status $rc"
+	fi
+	mkdir -p "$dir.tmp"
+	cp "$br/build/"*.deb "$dir.tmp/" && rm -rf "$dir" && mv "$dir.tmp" "$dir" ||
+		fail "package $key: no .deb"
+	umount -l "$br"
+	[ -f "$DEB" ] || fail "package $key: dpkg-buildpackage made no $(basename "$DEB")"
+	exec {fd}>&-
+	say "package $key: built $DEB"
+}
+
 OUT=$TMPDIR_T/out
 mkdir -p "$OUT"
 build_deb() {
@@ -80,6 +150,7 @@ build_deb() {
 	# shellcheck disable=SC2016 # expanded at cleanup
 	at_cleanup 'umount -l "$TMPDIR_T/buildroot" 2>/dev/null'
 	copy_source "$br/build/arpownd-$VERSION"
+	KEY=$(deb_key "$br/build/arpownd-$VERSION")
 	[ -x "$br/build/arpownd-$VERSION/debian/rules" ] || fail "debian/rules is not executable"
 	say "dpkg-buildpackage -us -uc in the clean chroot (as root)"
 	t0=${EPOCHREALTIME/[.,]/}
@@ -105,41 +176,18 @@ build_deb() {
 	DEB=$OUT/arpownd_${VERSION}_$ARCH.deb
 	CHANGES=$OUT/arpownd_${VERSION}_$ARCH.changes
 	[ -f "$DEB" ] && [ -f "$CHANGES" ] || fail "dpkg-buildpackage made no $(basename "$DEB") / .changes: $(ls "$OUT")"
+	# recipes.sh and restart.sh install the same package: built once
+	deb_keep "$KEY" "$DEB"
 }
 
-
-# ---- a package of exactly this source, kept ------------------------------
-DEB_CACHE=$CACHE/deb-by-source
-source_key() {		# a hash of the source as copy_source takes it, but tests/
-	local tmp=$TMPDIR_T/keysrc	# (which the package does not hold)
-	rm -rf "$tmp"
-	copy_source "$tmp"
-	(cd "$tmp" && find . -path ./tests -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) |
-		sha256sum | cut -c1-16
-	rm -rf "$tmp"
-}
-deb_keep() {		# deb_keep: the package just built, kept under the source's key
-	local key
-	key=$(source_key)
-	mkdir -p "$DEB_CACHE/$key.tmp.$$" &&
-		cp "$DEB" "$DEB_CACHE/$key.tmp.$$/" &&
-		rm -rf "$DEB_CACHE/$key" && mv "$DEB_CACHE/$key.tmp.$$" "$DEB_CACHE/$key" ||
-		{ rm -rf "$DEB_CACHE/$key.tmp.$$"; return 0; }
-	# the others of more than a day ago are stale
-	find "$DEB_CACHE" -mindepth 1 -maxdepth 1 -type d -mtime +0 -exec rm -rf {} + 2>/dev/null
-	return 0
-}
-deb_cached() {		# deb_cached: DEB (and VERSION) of this source, built if need be
-	local key f
-	key=$(source_key)
-	f=$(ls "$DEB_CACHE/$key"/arpownd_*.deb 2>/dev/null | head -n 1)
-	if [ -n "$f" ]; then
-		DEB=$f
-		VERSION=$(dpkg-deb -f "$DEB" Version)
-		DEB_HOW="built earlier from this source ($DEB_CACHE/$key)"
-		return
-	fi
-	build_deb
-	deb_keep
-	DEB_HOW="built by this run"
+# deb_this: DEB (and VERSION) of exactly this source, DEB_HOW how it came
+deb_this() {
+	local src=$TMPDIR_T/src-this key
+	rm -rf "$src"
+	copy_source "$src"
+	key=$(deb_key "$src")
+	DEB_HOW="built earlier from this source ($CACHE/debs/$key)"
+	ls "$CACHE/debs/$key"/arpownd_*.deb >/dev/null 2>&1 || DEB_HOW="built by this run"
+	deb_cached "$key" "$src"
+	VERSION=$(dpkg-deb -f "$DEB" Version)
 }

@@ -380,7 +380,7 @@ journal_cursor() { ce journalctl -u arpownd -n 1 -o cat --show-cursor --no-pager
 # on the ARP socket systemd kept for it, space-separated
 handovers() {
 	ce journalctl -u arpownd -o cat --no-pager --after-cursor="$1" |
-		sed -n 's/^handover: \([0-9]*\) requests queued.*/\1/p' | paste -sd ' '
+		sed -n 's/^handover: \([0-9]*\) requests for published addresses kept.*/\1/p' | paste -sd ' '
 }
 _pairs_are() { [ "$(pairs)" = "$1" ]; }
 

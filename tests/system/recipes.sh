@@ -76,7 +76,7 @@ if [ -n "${ARPOWND_DEB:-}" ]; then
 	VERSION=$(dpkg-deb -f "$DEB" Version)
 	DEB_HOW="ARPOWND_DEB"
 else
-	deb_cached
+	deb_this
 fi
 say "package: $DEB ($DEB_HOW)"
 ARCH=$(dpkg-deb -f "$DEB" Architecture)

@@ -250,6 +250,9 @@ missing=$(ce ldd "$SBIN/arpownd" | grep 'not found')
 [ -z "$missing" ] || fail "the root tree lacks libraries of the daemon (add them to ROOT_PKGS): $missing"
 expect_eq "$(prop UnitFileState)" disabled "installed, not enabled yet"
 expect_eq "$(pairs)" "$ORIG" "before the first start: the originals"
+# what a stop leaves (stop_leaves = strict): the kernel answers, in its
+# strict mode for owner (arp_ignore 1), from the owning NIC only
+STRICT="eth0=1/2 eth1=1/2 eth2=1/2"
 
 # ---- from 0.1.0's unit, DynamicUser=yes ----------------------------------
 # Its preserved runtime directory is /run/private/arpownd (0700 root
@@ -266,7 +269,8 @@ expect_eq "$RC" 77 "DynamicUser=yes: a member of group arpownd is refused (why t
 out=$(ce systemctl stop arpownd 2>&1) || fail "stop: $out"
 rm -f "$DROPIN"
 ce systemctl daemon-reload || fail "daemon-reload"
-expect_eq "$(pairs)" "$ORIG" "DynamicUser=yes, stopped: the originals"
+# (a stop of a unit that is not enabled is for good: the originals back)
+expect_eq "$(pairs)" "$ORIG" "DynamicUser=yes, stopped (the unit not enabled): the originals"
 
 # ---- enable --now, Type=notify, STATUS=, identity ----------------------
 out=$(ce systemctl enable --now arpownd 2>&1) || fail "systemctl enable --now arpownd: $out"
@@ -427,7 +431,7 @@ out=$(restart) || rc=$?
 sleep 3		# RestartSec=1s: a restart loop would have tried twice more by now
 expect_eq "$(prop ActiveState)/$(prop SubState)" failed/failed "bad file at start: failed, not activating (auto-restart)"
 expect_eq "$(prop ExecMainStatus) $(prop NRestarts)" "78 $nr" "bad file at start: exit 78, no restart (RestartPreventExitStatus=78)"
-expect_eq "$(pairs)" "$ORIG" "bad file at start: nothing changed, the originals"
+expect_eq "$(pairs)" "$STRICT" "bad file at start: the stop left the strict mode, the failed start changed nothing"
 journal_json "$TMPDIR_T/journal-bad.json" "$cur"
 rc=0
 msg=$(journal_check config-error "$TMPDIR_T/journal-bad.json" bogus) || rc=$?
@@ -486,11 +490,12 @@ wait_for 3000 _status_is "$STATUS3" || fail "without --monitor: StatusText '$(pr
 expect_eq "$(pairs)" "eth0=8/2 eth1=8/2 eth2=8/2" "without /etc/default/arpownd: managed again"
 
 # ---- stop ---------------------------------------------------------------
+# (stop_leaves = strict: the kernel answers, from the owning NIC only)
 out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
 expect_eq "$(prop ActiveState)" inactive "stopped"
 expect_eq "$(prop ExecMainStatus)" 0 "the daemon exited 0"
-expect_eq "$(pairs)" "$ORIG" "systemctl stop restored the originals"
-STATUSS="stopped; every sysctl restored, the kernel answers ARP"
+expect_eq "$(pairs)" "$STRICT" "systemctl stop left the kernel's strict mode (owner: arp_ignore 1)"
+STATUSS="stopped; the kernel answers ARP, from the owning interface only (stop_leaves = strict)"
 st=$(ce systemctl status --no-pager arpownd)
 grep -qF "Status: \"$STATUSS\"" <<<"$st" || fail "after stop: systemctl status does not show the last STATUS=: $st"
 pass "after stop: systemctl status shows \"$STATUSS\" (the unit is enabled: still loaded)"
@@ -510,13 +515,13 @@ for k in 1 2; do
 	sample_cycle eth1 "$TMPDIR_T/kill$k.log" ||
 		fail "kill $k: eth1 not restored and managed again within 15 s: $(cut -d' ' -f2 "$TMPDIR_T/kill$k.log" | tr '\n' ' ')"
 	seq=$(cut -d' ' -f2 "$TMPDIR_T/kill$k.log" | tr '\n' ' ')
-	grep -q ' 2/1$' "$TMPDIR_T/kill$k.log" || fail "kill $k: eth1 never back to its original 2/1 before the restart: $seq"
-	awk '{ split($2, v, "/"); if (v[1] != 2 && v[1] != 8) exit 1 }' "$TMPDIR_T/kill$k.log" ||
-		fail "kill $k: eth1 took an arp_ignore that is neither the original nor 8: $seq"
+	grep -q ' 1/2$' "$TMPDIR_T/kill$k.log" || fail "kill $k: eth1 never in the strict mode 1/2 before the restart: $seq"
+	awk '{ split($2, v, "/"); if (v[1] != 1 && v[1] != 8) exit 1 }' "$TMPDIR_T/kill$k.log" ||
+		fail "kill $k: eth1 took an arp_ignore that is neither the strict 1 nor 8: $seq"
 	wait_for 10000 _running_pid_not "$old" || fail "kill $k: not running again within 10 s ($(prop ActiveState)/$(prop SubState))"
 	expect_eq "$(prop NRestarts)" $((nr + 1)) "kill $k: Restart=on-failure restarted it once"
 	[[ $(prop ExecStopPost) == *"status=0/0"* ]] || fail "kill $k: ExecStopPost did not succeed: $(prop ExecStopPost)"
-	pass "kill $k: ExecStopPost restored eth1 to 2/1, restarted (eth1: $seq)"
+	pass "kill $k: ExecStopPost left eth1 in the strict mode 1/2, restarted (eth1: $seq)"
 	wait_for 3000 _pairs_are "eth0=8/2 eth1=8/2 eth2=8/2" || fail "kill $k: after the restart $(pairs)"
 	expect_reply c c0 10.0.0.2 "$MAC1" "kill $k: answered by eth1 alone after the restart"
 done
@@ -542,7 +547,7 @@ wait_for 10000 _running_pid_not "$old" || fail "watchdog: not running again ($(p
 t1=${EPOCHREALTIME/[.,]/}
 ms=$(((t1 - t0) / 1000))
 seq=$(cut -d' ' -f2 "$TMPDIR_T/watchdog.log" | tr '\n' ' ')
-grep -q ' 2/1$' "$TMPDIR_T/watchdog.log" || fail "watchdog: eth1 never back to 2/1 before the restart: $seq"
+grep -q ' 1/2$' "$TMPDIR_T/watchdog.log" || fail "watchdog: eth1 never in the strict mode 1/2 before the restart: $seq"
 expect_eq "$(prop NRestarts)" $((nr + 1)) "watchdog: restarted once"
 # WatchdogSec, then RestartSec=1s, then the start; 3 s of slack
 [ "$ms" -le $((WD_MS + 1000 + 3000)) ] || fail "watchdog: restarted after $ms ms (WatchdogSec ${WD_MS} ms + RestartSec 1 s)"
@@ -557,7 +562,14 @@ rm -r "$MERGED/etc/systemd/system/arpownd.service.d"
 ce systemctl daemon-reload || fail "daemon-reload"
 
 out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
-expect_eq "$(pairs)" "$ORIG" "after 3 restarts, stop restores the true originals (eth1 2/1, never 8)"
+expect_eq "$(pairs)" "$STRICT" "after 3 restarts, stop leaves the strict mode"
+# disable --now: the admin is done with arpownd; ExecStopPost gives back
+out=$(ce systemctl start arpownd 2>&1) || fail "systemctl start: $out"
+out=$(ce systemctl disable --now arpownd 2>&1) || fail "systemctl disable --now: $out"
+expect_eq "$(pairs)" "$ORIG" "systemctl disable --now: the true originals back (eth1 2/1, never 1 or 8)"
+ce journalctl -u arpownd --no-pager -n 20 | grep -q 'stopped for good: giving the originals back' ||
+	fail "disable --now: the journal does not say the originals were given back"
+out=$(ce systemctl enable arpownd 2>&1) || fail "systemctl enable: $out"
 journal_json "$TMPDIR_T/journal.json"
 
 # ---- the kernel answer path, with the shipped drop-in ------------------
@@ -645,7 +657,12 @@ print(" ".join("%s=%s" % (i["name"], i.get("answer_path")) for i in sorted(d["ma
 	expect_reply c c0 10.0.0.1 "$MAC0" "kernel path, after SIGKILL and restart: 10.0.0.1 answered by eth0 alone"
 	out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
 	expect_eq "$(_filters eth0)$(_filters eth1)" 00 "kernel path, stopped: no program left on eth0 or eth1"
-	expect_eq "$(pairs)" "$ORIG" "kernel path, stopped: the originals"
+	expect_eq "$(pairs)" "eth0=1/2 eth1=1/2 eth2=0/0" "kernel path, stopped: the strict mode where it answered"
+	expect_reply c c0 10.0.0.2 "$MAC1" "kernel path, stopped: 10.0.0.2 answered by eth1 alone"
+	out=$(ce systemctl start arpownd 2>&1) || fail "systemctl start: $out"
+	out=$(ce systemctl disable --now arpownd 2>&1) || fail "systemctl disable --now: $out"
+	expect_eq "$(pairs)" "$ORIG" "kernel path, disable --now: the originals"
+	out=$(ce systemctl enable arpownd 2>&1) || fail "systemctl enable: $out"
 	expect_reply c c0 10.0.0.1 "$MAC0" "kernel path, stopped: the kernel answers 10.0.0.1 again"
 	rm -r "$MERGED/etc/systemd/system/arpownd.service.d"
 	ce systemctl daemon-reload || fail "daemon-reload"

@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <ifaddrs.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -91,8 +92,12 @@ struct opts {
 	unsigned long	 count, vary;
 	double		 rate;
 	unsigned long	 wait_ms, limit_ms, wait_reply_ms;
-	bool		 quiet, hex, verbose, pingpong, stats, busy;
+	bool		 quiet, hex, verbose, pingpong, stats, busy, steady;
 	unsigned	 threads;		/* 0: the single-threaded loop */
+	unsigned long	 vary_mac;		/* --vary-mac N */
+	unsigned long	 deadline_ms;		/* --deadline MS: per-request accounting */
+	bool		 have_owner;
+	uint8_t		 owner[6];		/* --owner MAC */
 	const char	*notify_path;
 	unsigned long	 notify_timeout_ms;
 };
@@ -107,6 +112,20 @@ static unsigned g_nmacs;
 static bool g_macs_overflow;
 /* --threads: replies per sender (index i mod --vary) */
 static unsigned long *g_rep;
+/* --owner: replies from another MAC */
+static unsigned long g_wrong;
+/* --deadline: each request's send time, whether a reply came within the
+ * deadline, the request each --vary-mac key was last sent for */
+static uint64_t *g_tsent, g_maxlat;
+/* --steady without --pingpong: requests skipped after a stall of ours */
+static unsigned long g_skipped;
+static bool *g_inline;
+static unsigned long *g_keyreq;
+
+/* SIGUSR1: send no more, then finish as if the count were reached (the
+ * replies waited for, the summary printed): a test stops its clients when
+ * the event it measures is over. */
+static volatile sig_atomic_t g_stop;
 
 /* --pingpong: the request waited for. */
 static bool pp_waiting, pp_got;
@@ -115,6 +134,8 @@ static uint64_t pp_t_send, pp_rtt;
 
 /* --notify-listen: socket path to remove on exit. */
 static char g_unlink_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+static void on_reply(long idx, uint64_t t_rx);
 
 static const char usage_text[] =
 "usage: arpc -i IFACE [options] TARGET_IP\n"
@@ -149,6 +170,22 @@ static const char usage_text[] =
 "  --busy          with --pingpong: spin while waiting instead of sleeping\n"
 "                  and report round-trip percentiles\n"
 "  --wait-reply MS --pingpong per-request timeout (default 100)\n"
+"  --steady        with --pingpong -r: after a late reply go on at RATE from\n"
+"                  then (without it the requests it fell behind by go out at\n"
+"                  once, a burst); without --pingpong: when this process\n"
+"                  itself fell behind its schedule by more than 5 ms (a\n"
+"                  stall of its own), the requests it missed are skipped,\n"
+"                  not sent in a burst: adds \"skipped S\"\n"
+"  --vary-mac N    request i uses sender MAC 02:BB:CC:XX:XX:XX as --vary\n"
+"                  does, but keeps the sender IP: one client at its rate\n"
+"                  (one rate-limit bucket), each reply matched to its request\n"
+"  --owner MAC     count the replies from another MAC: adds \"wrong W\"\n"
+"  --deadline MS   a request is answered in time if a reply to it comes\n"
+"                  within MS ms (with --vary-mac, the reply to its key while\n"
+"                  it is the latest request of that key): adds \"late L\n"
+"                  maxlat_us M\", L the requests without one (-w should be\n"
+"                  at least MS)\n"
+"  (SIGUSR1: send no more; the replies are waited for, the summary printed)\n"
 "  --stats         add achieved_rate (requests/s), send_ms and rx_drops\n"
 "  --threads N     load generator: N sending threads, one per CPU in turn,\n"
 "                  each with its own socket (no queueing discipline) and\n"
@@ -231,6 +268,13 @@ on_term(int sig)
 	if (g_unlink_path[0])
 		unlink(g_unlink_path);
 	_exit(1);
+}
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	g_stop = 1;
 }
 
 static void
@@ -337,7 +381,8 @@ parse_ip(const char *s, const char *what)
 enum {
 	OPT_HRD = 256, OPT_PRO, OPT_HLN, OPT_PLN, OPT_TRUNCATE, OPT_PAD,
 	OPT_GARBAGE, OPT_VARY, OPT_PINGPONG, OPT_WAIT_REPLY, OPT_STATS, OPT_BUSY,
-	OPT_NOTIFY_LISTEN, OPT_NOTIFY_TIMEOUT, OPT_THREADS, OPT_HELP
+	OPT_NOTIFY_LISTEN, OPT_NOTIFY_TIMEOUT, OPT_THREADS, OPT_HELP, OPT_VARY_MAC,
+	OPT_OWNER, OPT_DEADLINE, OPT_STEADY
 };
 
 static const struct option long_opts[] = {
@@ -349,8 +394,12 @@ static const struct option long_opts[] = {
 	{ "pad",		required_argument, NULL, OPT_PAD },
 	{ "garbage",		required_argument, NULL, OPT_GARBAGE },
 	{ "vary",		required_argument, NULL, OPT_VARY },
+	{ "vary-mac",		required_argument, NULL, OPT_VARY_MAC },
+	{ "owner",		required_argument, NULL, OPT_OWNER },
+	{ "deadline",		required_argument, NULL, OPT_DEADLINE },
 	{ "pingpong",		no_argument,	   NULL, OPT_PINGPONG },
 	{ "busy",		no_argument,	   NULL, OPT_BUSY },
+	{ "steady",		no_argument,	   NULL, OPT_STEADY },
 	{ "wait-reply",		required_argument, NULL, OPT_WAIT_REPLY },
 	{ "stats",		no_argument,	   NULL, OPT_STATS },
 	{ "threads",		required_argument, NULL, OPT_THREADS },
@@ -454,6 +503,16 @@ parse_args(int argc, char **argv)
 		case OPT_VARY:
 			O.vary = (unsigned long)parse_num(optarg, "--vary", 1, MAX_VARY);
 			break;
+		case OPT_VARY_MAC:
+			O.vary_mac = (unsigned long)parse_num(optarg, "--vary-mac", 1, MAX_VARY);
+			break;
+		case OPT_OWNER:
+			parse_mac(optarg, "--owner", O.owner);
+			O.have_owner = true;
+			break;
+		case OPT_DEADLINE:
+			O.deadline_ms = (unsigned long)parse_num(optarg, "--deadline", 1, 86400000);
+			break;
 		case 'q':
 			O.quiet = true;
 			break;
@@ -465,6 +524,9 @@ parse_args(int argc, char **argv)
 			break;
 		case OPT_BUSY:
 			O.busy = true;
+			break;
+		case OPT_STEADY:
+			O.steady = true;
 			break;
 		case OPT_PINGPONG:
 			O.pingpong = true;
@@ -518,6 +580,10 @@ parse_args(int argc, char **argv)
 		O.rate = 0;
 	if (O.threads && O.pingpong)
 		die_usage("--threads is for floods, not --pingpong");
+	if (O.vary_mac && O.vary)
+		die_usage("--vary or --vary-mac, not both");
+	if (O.deadline_ms && (O.threads || O.pingpong))
+		die_usage("--deadline is for the open loop (no --pingpong, no --threads)");
 }
 
 /* ---- interface ----------------------------------------------------- */
@@ -616,7 +682,14 @@ sender_for(unsigned long i, uint8_t mac[6], uint32_t *ip)
 {
 	memcpy(mac, O.smac, 6);
 	*ip = O.sip;
-	if (O.vary) {
+	if (O.vary_mac) {
+		unsigned long k = i % O.vary_mac;
+
+		mac[0] = 0x02;
+		mac[3] = (uint8_t)(k >> 16);
+		mac[4] = (uint8_t)(k >> 8);
+		mac[5] = (uint8_t)k;
+	} else if (O.vary) {
 		unsigned long k = i % O.vary;
 
 		mac[0] = 0x02;
@@ -671,6 +744,14 @@ build_frame(unsigned long i, uint8_t *f)
 static long
 reply_index(const uint8_t *tha, uint32_t tip)
 {
+	if (O.vary_mac) {
+		unsigned long k;
+
+		if (tip != O.sip || tha[0] != 0x02 || tha[1] != O.smac[1] || tha[2] != O.smac[2])
+			return -1;
+		k = (unsigned long)tha[3] << 16 | (unsigned long)tha[4] << 8 | tha[5];
+		return k < O.vary_mac ? (long)k : -1;
+	}
 	if (O.sip == 0) {
 		unsigned long k;
 
@@ -763,6 +844,9 @@ handle_frame(const uint8_t *f, size_t caplen, size_t len, unsigned pkttype, uint
 	g_received++;
 	if (g_rep)
 		g_rep[idx]++;
+	if (O.have_owner && memcmp(f + 22, O.owner, 6) != 0)
+		g_wrong++;
+	on_reply(idx, t_rx);
 	for (k = 0; k < g_nmacs; k++)
 		if (memcmp(g_macs[k], f + 22, 6) == 0)
 			break;
@@ -904,6 +988,24 @@ note_sent(uint64_t t0, unsigned n)
 	g_t_last = now_ns();
 }
 
+/* A reply to key idx at t_rx: in time for the request last sent with it? */
+static void
+on_reply(long idx, uint64_t t_rx)
+{
+	unsigned long i;
+
+	if (g_tsent == NULL)
+		return;
+	i = g_keyreq[idx];
+	if (i == ULONG_MAX || g_inline[i])
+		return;
+	if (t_rx - g_tsent[i] <= O.deadline_ms * NS_PER_MS) {
+		g_inline[i] = true;
+		if (t_rx - g_tsent[i] > g_maxlat)
+			g_maxlat = t_rx - g_tsent[i];
+	}
+}
+
 static void
 listen_until(uint64_t end, uint64_t deadline)
 {
@@ -926,6 +1028,8 @@ run_flood(uint64_t start, uint64_t deadline)
 
 		if (now >= deadline)
 			return false;
+		if (g_stop && g_sent < O.count)
+			O.count = g_sent;
 		if (g_sent < O.count) {
 			unsigned long due = O.count;
 
@@ -934,11 +1038,29 @@ run_flood(uint64_t start, uint64_t deadline)
 
 				if (d < (double)O.count)
 					due = (unsigned long)d;
+				/* --steady: behind by a stall of ours, go on from
+				 * now; the missed requests are not sent at once */
+				if (O.steady && due > g_sent + 1 &&
+				    (double)(due - g_sent) > 0.005 * O.rate) {
+					unsigned long miss = due - g_sent - 1;
+
+					if (miss > O.count - g_sent - 1)
+						miss = O.count - g_sent - 1;
+					g_skipped += miss;
+					O.count -= miss;
+					start += (uint64_t)((double)miss * 1e9 / O.rate);
+					due = g_sent + 1;
+				}
 			}
 			if (due > g_sent) {
 				unsigned long want = due - g_sent;
+				unsigned long first = g_sent, j;
 				unsigned n = send_batch(g_sent, want > TX_BATCH ? TX_BATCH : (unsigned)want);
 
+				for (j = first; g_tsent != NULL && j < first + n; j++) {
+					g_tsent[j] = now;
+					g_keyreq[j % (O.vary_mac ? O.vary_mac : 1)] = j;
+				}
 				if (n > 0)
 					note_sent(now, n);
 				else
@@ -968,7 +1090,7 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 {
 	unsigned long i;
 
-	for (i = 0; i < O.count; i++) {
+	for (i = 0; i < O.count && !g_stop; i++) {
 		uint64_t now = now_ns(), t0, wait_end;
 
 		if (now >= deadline)
@@ -976,6 +1098,13 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 		if (O.rate > 0) {
 			uint64_t due = start + (uint64_t)((double)i * 1e9 / O.rate);
 
+			/* --steady: behind after a late reply, go on at the rate
+			 * from now, as a client timing each request from its
+			 * last reply does; no burst to catch up */
+			if (O.steady && now > due) {
+				start += now - due;
+				due = now;
+			}
 			while (now < due) {
 				if (now >= deadline)
 					return false;
@@ -995,7 +1124,7 @@ run_pingpong(uint64_t start, uint64_t deadline, uint64_t *rtt, unsigned long *nr
 			drain(8);
 		}
 		pp_t_send = t0;
-		pp_expect = O.vary ? i % O.vary : 0;
+		pp_expect = O.vary ? i % O.vary : O.vary_mac ? i % O.vary_mac : 0;
 		pp_got = false;
 		pp_waiting = true;
 		note_sent(t0, 1);
@@ -1455,9 +1584,14 @@ run_arp(void)
 {
 	uint64_t start, deadline, margin, *rtt = NULL;
 	unsigned long nrtt = 0, k;
+	struct sigaction su;
 	char mb[18];
 	bool in_time;
 
+	memset(&su, 0, sizeof(su));
+	su.sa_handler = on_usr1;
+	sigemptyset(&su.sa_mask);
+	sigaction(SIGUSR1, &su, NULL);
 	start = now_ns();
 	arm_backstop(O.limit_ms);
 	/* Stop the work a little before the backstop so the summary gets out. */
@@ -1476,6 +1610,16 @@ run_arp(void)
 			die_sys("malloc for %lu round trips", O.count);
 		in_time = run_pingpong(start, deadline, rtt, &nrtt);
 	} else {
+		if (O.deadline_ms) {
+			unsigned long nk = O.vary_mac ? O.vary_mac : 1;
+
+			g_tsent = calloc(O.count, sizeof(*g_tsent));
+			g_inline = calloc(O.count, sizeof(*g_inline));
+			g_keyreq = malloc(nk * sizeof(*g_keyreq));
+			if (!g_tsent || !g_inline || !g_keyreq)
+				die_sys("malloc for %lu requests", O.count);
+			memset(g_keyreq, 0xff, nk * sizeof(*g_keyreq));
+		}
 		in_time = run_flood(start, deadline);
 	}
 	if (!in_time && g_sent < O.count)
@@ -1504,6 +1648,32 @@ run_arp(void)
 		print_pct("max", rtt, nrtt, 100);
 		printf(" lost %lu", g_sent - nrtt);
 	}
+	if (O.have_owner)
+		printf(" wrong %lu", g_wrong);
+	if (g_tsent != NULL) {
+		unsigned long late = 0;
+
+		for (k = 0; k < g_sent; k++)
+			late += !g_inline[k];
+		printf(" late %lu maxlat_us %" PRIu64, late, g_maxlat / 1000);
+		if (O.steady)
+			printf(" skipped %lu", g_skipped);
+		if (O.verbose) {
+			/* wall-clock times, to set beside the responder's log */
+			struct timespec ts;
+			uint64_t off, w;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			off = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - now_ns();
+			for (k = 0; k < g_sent; k++) {
+				if (g_inline[k])
+					continue;
+				w = g_tsent[k] + off;
+				fprintf(stderr, "arpc: request %lu sent at %" PRIu64 ".%06" PRIu64
+				    " late\n", k, w / 1000000000u, w % 1000000000u / 1000);
+			}
+		}
+	}
 	if (O.stats) {
 		struct tpacket_stats st;
 		socklen_t sl = sizeof(st);
@@ -1524,6 +1694,9 @@ run_arp(void)
 	 * socket is left to exit(), whose close waits an RCU grace period. */
 	disarm_backstop();
 	free(rtt);
+	free(g_tsent);
+	free(g_inline);
+	free(g_keyreq);
 	free(g_rep);
 	free(g_sentmap);
 	return g_received > 0 ? 0 : 1;

@@ -11,6 +11,10 @@
  *                             path becomes a symbolic link to FILE: what
  *                             the user who owns the state directory could
  *                             do while root makes the socket in it
+ *   ARPOWND_FAULT_STOP_AT8=1  the process stops itself (SIGSTOP) once the
+ *                             first RTM_SETLINK setting an arp_ignore to 8
+ *                             is sent: a start that hangs once it has
+ *                             silenced the kernel on an interface
  */
 #define _GNU_SOURCE
 #include <sys/socket.h>
@@ -22,6 +26,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,22 +77,20 @@ find(const char *p, const char *end, unsigned t)
 	return NULL;
 }
 
-/* Does the message in buf set ifname's arp_ignore to something else than 8? */
+/* Does the message in buf set an arp_ignore?  Its ifindex and value. */
 static int
-restores(const void *buf, size_t len, const char *ifname)
+sets_ignore(const void *buf, size_t len, int *ifindex, uint32_t *v)
 {
 	const struct nlmsghdr *nlh = buf;
 	const struct ifinfomsg *ifi;
 	const struct nlattr *a;
 	const char *p, *end;
-	uint32_t v;
 
 	if (len < NLMSG_LENGTH(sizeof(*ifi)) || nlh->nlmsg_type != RTM_SETLINK ||
 	    nlh->nlmsg_len > len)
 		return 0;
 	ifi = NLMSG_DATA(nlh);
-	if (ifi->ifi_index != (int)if_nametoindex(ifname))
-		return 0;
+	*ifindex = ifi->ifi_index;
 	p = (const char *)buf + NLMSG_LENGTH(sizeof(*ifi));
 	end = (const char *)buf + nlh->nlmsg_len;
 	if ((a = find(p, end, IFLA_AF_SPEC)) == NULL ||
@@ -96,8 +99,8 @@ restores(const void *buf, size_t len, const char *ifname)
 	    (a = find((const char *)(a + 1), (const char *)a + a->nla_len,
 	    IPV4_DEVCONF_ARP_IGNORE)) == NULL || a->nla_len < sizeof(*a) + 4)
 		return 0;
-	memcpy(&v, a + 1, 4);
-	return v != 8;
+	memcpy(v, a + 1, 4);
+	return 1;
 }
 
 ssize_t
@@ -106,16 +109,27 @@ sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to
 {
 	static ssize_t (*real)(int, const void *, size_t, int, const struct sockaddr *,
 	    socklen_t);
+	static int stopped;
 	const char *ifname = getenv("ARPOWND_FAULT_RESTORE");
+	const char *at8 = getenv("ARPOWND_FAULT_STOP_AT8");
+	uint32_t v = 0;
+	ssize_t r;
+	int idx = 0, set;
 
 	if (real == NULL)
 		real = (ssize_t (*)(int, const void *, size_t, int, const struct sockaddr *,
 		    socklen_t))dlsym(RTLD_NEXT, "sendto");
-	if (ifname != NULL && is_netlink(fd) && restores(buf, len, ifname)) {
+	set = (ifname != NULL || at8 != NULL) && is_netlink(fd) && sets_ignore(buf, len, &idx, &v);
+	if (set && ifname != NULL && idx == (int)if_nametoindex(ifname) && v != 8) {
 		errno = EIO;
 		return -1;
 	}
-	return real(fd, buf, len, flags, to, tolen);
+	r = real(fd, buf, len, flags, to, tolen);
+	if (set && at8 != NULL && v == 8 && r != -1 && !stopped) {
+		stopped = 1;
+		raise(SIGSTOP);
+	}
+	return r;
 }
 
 int

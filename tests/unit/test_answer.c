@@ -291,6 +291,84 @@ test_reverse_path(void **state)
 	assert_int_equal(fake_rpf_dst(), ip("10.0.0.1"));
 }
 
+/*
+ * A backlog is not a burst (issue 20): a client asking 1,000 times a
+ * second, at the shipped sender_rate (1,000/s, a burst of 100), whose
+ * requests were read a second late in one go (a stall, a restart), is
+ * answered every time: each is charged when it arrived.  Charged at the
+ * loop's time, the 1,000 were one burst and 900 were refused.
+ */
+static void
+test_backlog_not_burst(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t t0 = 1700000000ull * 1000000000ull;
+	int i;
+
+	f->conf->sender_rate = CONF_DEFAULT_SENDER_RATE;
+	f->conf->total_rate = CONF_DEFAULT_TOTAL_RATE;
+	for (i = 0; i < 1000; i++)
+		push(2, 1, CMAC, "10.0.0.9", "10.0.0.1", t0 + (uint64_t)i * 1000000u);
+	ans_run(f->ans, 1700000001.5);
+	assert_int_equal(f->st.all.limited_sender, 0);
+	assert_int_equal(fake_cap_nsent(), 1000);
+	/* the same 1,000 sent in 10 ms: a burst, limited as one */
+	fake_cap_reset();
+	for (i = 0; i < 1000; i++)
+		push(2, 1, CMAC, "10.0.0.8", "10.0.0.1", t0 + 3000000000ull + (uint64_t)i * 10000u);
+	ans_run(f->ans, 1700000004.0);
+	assert_true(fake_cap_nsent() >= 100 && fake_cap_nsent() <= 112);
+	assert_int_equal(f->st.all.limited_sender, 1000 - fake_cap_nsent());
+}
+
+/* Frames that came after the loop woke (read in the same batch, or after
+ * the process waited for a CPU): each charged when it came, not all at
+ * the loop's time, which made them one burst. */
+static void
+test_after_wakeup_not_burst(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t t0 = 1700000000ull * 1000000000ull;
+	int i;
+
+	f->conf->sender_rate = CONF_DEFAULT_SENDER_RATE;
+	f->conf->total_rate = CONF_DEFAULT_TOTAL_RATE;
+	/* 300 ms of a client at 1,000/s, all after the loop's time */
+	for (i = 1; i <= 300; i++)
+		push(2, 1, CMAC, "10.0.0.9", "10.0.0.1", t0 + (uint64_t)i * 1000000u);
+	ans_run(f->ans, 1700000000.0);
+	assert_int_equal(f->st.all.limited_sender, 0);
+	assert_int_equal(fake_cap_nsent(), 300);
+}
+
+/* The same for requests kept across a restart (handover.c): charged when
+ * they came, not when the next start drains them. */
+static void
+test_handover_charged_at_arrival(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t t0 = 1700000000ull * 1000000000ull;
+	struct pub_entry e;
+	const char *why;
+	char err[128];
+	uint8_t p[64];
+	size_t n;
+	int i, answered = 0;
+
+	assert_int_equal(pub_runtime_make(&e, ntohl(ip("10.0.0.50")), 32, "eth0", &why), 0);
+	assert_int_equal(pub_add(f->pub, &e, err, sizeof(err)), 0);
+	f->conf->sender_rate = CONF_DEFAULT_SENDER_RATE;
+	n = fake_frame(p, 2, 1, CMAC, "10.0.0.9", "10.0.0.50");
+	/* 600 requests over 0.6 s of a gap, drained at its end */
+	for (i = 0; i < 600; i++)
+		answered += ans_handover(f->ans, p, n, t0 + (uint64_t)i * 1000000u, 1700000000.7, false);
+	assert_int_equal(answered, 600);
+	assert_int_equal(f->st.all.limited_sender, 0);
+	/* an owned address is the kernel's during the gap: not answered */
+	n = fake_frame(p, 2, 1, CMAC, "10.0.0.9", "10.0.0.1");
+	assert_false(ans_handover(f->ans, p, n, t0 + 650000000u, 1700000000.7, false));
+}
+
 static void
 test_conflict_defended_once(void **state)
 {
@@ -386,6 +464,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_netlink_read_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sender_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reverse_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backlog_not_burst, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_after_wakeup_not_burst, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_handover_charged_at_arrival, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflict_defended_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_monitor_counts_what_kernel_answers,
 		    setup, teardown),

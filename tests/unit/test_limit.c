@@ -60,6 +60,34 @@ test_clock_back(void **state)
 	assert_true(lim_take(&b, 10, 4000.2));
 }
 
+/* Requests are charged when they arrived (issue 20): a time a little
+ * before the last one charged refills nothing and leaves the bucket
+ * where it was, so the same interval is never credited twice. */
+static void
+test_reorder(void **state)
+{
+	struct lim_bucket b;
+	int i, got = 0;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	for (i = 0; i < 20; i++)
+		got += lim_take(&b, 100, 5000.0);
+	assert_int_equal(got, 10);
+	/* 50 ms earlier (another CPU's frame): nothing, and no re-base */
+	assert_false(lim_take(&b, 100, 4999.95));
+	/* 10 ms after the last: one token, not the 6 a re-based bucket had */
+	assert_true(lim_take(&b, 100, 5000.01));
+	assert_false(lim_take(&b, 100, 5000.01));
+	/* a client at the rate, its requests seen out of order by 2 ms,
+	 * keeps its bucket full: every one taken */
+	memset(&b, 0, sizeof(b));
+	got = 0;
+	for (i = 0; i < 1000; i++)
+		got += lim_take(&b, 1000, 6000.0 + i * 1e-3 + (i % 2 ? -2e-3 : 0));
+	assert_int_equal(got, 1000);
+}
+
 /* Issue 7.8: two senders sharing a bucket, alternating, get the rate
  * between them, not a fresh bucket each time.  (The pair is found with
  * the key, which a sender does not have.) */
@@ -284,6 +312,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_clock_back),
+		cmocka_unit_test(test_reorder),
 		cmocka_unit_test(test_collision_shares),
 		cmocka_unit_test(test_siphash_vectors),
 		cmocka_unit_test(test_keyed),
