@@ -585,6 +585,17 @@ prev_announced(struct daemon *d)
 		log_warnx("%s: announcing every address once", err);
 		return;
 	}
+	/* A record is for the one start after the stop that wrote it: gone
+	 * once read, so that this run, if it crashes, leaves none (the next
+	 * start announces everything once) rather than this one, which says
+	 * nothing of what moved while this run ran and after it died.  Kept
+	 * only if it is gone. */
+	if (len > 0 && sdir_announced_save(d->sd, "", 0) == -1) {
+		log_warn("state directory: cannot clear what the last run announced; "
+		    "announcing every address once");
+		free(lines);
+		return;
+	}
 	anr_prev(d->anr, lines, len);
 	free(lines);
 }
