@@ -373,9 +373,13 @@ refresh_iface_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct anr *a = arg;
 
-	if (anr_speaks(ifp) && link_ready(ifp) && burst_of(a, ifp->ifindex, 0, 1, 0) == -1)
-		return 1;
-	return 0;
+	/* a walk still under way announces every address already: starting
+	 * it again from the first would leave those past where a refresh
+	 * interval gets it silent for ever (and cut a burst of
+	 * announce_count to one) */
+	if (!anr_speaks(ifp) || !link_ready(ifp) || ann_has(a->ann, ifp->ifindex, 0))
+		return 0;
+	return burst_of(a, ifp->ifindex, 0, 1, 0) == -1;
 }
 
 /* announce_refresh: every owned address once again, for switches whose
