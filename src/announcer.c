@@ -284,6 +284,7 @@ anr_ifm_event(void *arg, struct tbl_iface *ifp)
 struct entry_arg {
 	struct anr		*a;
 	const struct pub_entry	*e;
+	uint32_t		 only;	/* network order: this address alone; 0: all */
 };
 
 static int
@@ -296,6 +297,8 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 
 	if (!anr_speaks(ifp) || !link_ready(ifp) || !pub_entry_on(x->e, ifp->name))
 		return 0;
+	if (x->only != 0)
+		return burst(x->a, ifp->ifindex, x->only) == -1;
 	for (k = 0; k < set->n; k++)
 		for (h = set->v[k].lo; ; h++) {
 			if (burst(x->a, ifp->ifindex, htonl(h)) == -1)
@@ -309,7 +312,7 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 void
 anr_entry(struct anr *a, const struct pub_entry *e)
 {
-	struct entry_arg x = { a, e };
+	struct entry_arg x = { a, e, 0 };
 
 	/* a large range is learned when asked for, never announced */
 	if (!pub_announced(e))
@@ -355,8 +358,15 @@ anr_request(struct anr *a, uint32_t addr, const char **ifname)
 		return true;
 	}
 	if ((e = pub_find(a->pub, addr)) != NULL) {
+		/* that address from each interface its entry names, not the
+		 * entry's every address (a /24 on eth* is 256 on each) */
+		struct entry_arg x = { a, e, addr };
+
 		*ifname = NULL;
-		anr_entry(a, e);
+		if (tbl_iface_each(a->d.tbl, entry_cb, &x) != 0)
+			log_warnx("announcements: %d bursts pending already; %s not "
+			    "announced everywhere", ANR_BURSTS, log_ip(addr));
+		soon(a);
 		return true;
 	}
 	return false;
