@@ -25,6 +25,7 @@
 #include "conflict.h"
 #include "ctl.h"
 #include "daemon.h"
+#include "fdclose.h"
 #include "handover.h"
 #include "kanswer.h"
 #include "iface.h"
@@ -734,6 +735,10 @@ daemon_run(const struct daemon_opts *o)
 		d->exit_code = EX_OSERR;
 		goto out;
 	}
+	/* a peer's files are closed on a thread of their own, never the loop's */
+	if (fdc_start() == -1)
+		log_warn("control: no thread to close what peers pass; closing it on the "
+		    "loop");
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	prev_announced(d);
 	syn_started(d->syn, true);
