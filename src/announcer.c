@@ -409,6 +409,12 @@ void
 anr_reconf(struct anr *a, const struct conf *c)
 {
 	a->conf = c;
+	/* the same period: its count goes on, or reloads more often than it
+	 * (configuration management, a storm) would put the refresh off for
+	 * ever */
+	if (c->announce_refresh > 0 && ev_is_active(&a->refresh_w) &&
+	    a->refresh_w.repeat == (ev_tstamp)c->announce_refresh)
+		return;
 	ev_timer_stop(a->d.loop, &a->refresh_w);
 	if (c->announce_refresh > 0) {
 		ev_timer_set(&a->refresh_w, c->announce_refresh, c->announce_refresh);
