@@ -146,8 +146,11 @@ def main(argv):
                         tree_text += open(os.path.join(root, f), encoding="utf-8").read()
                     except (UnicodeDecodeError, OSError):
                         pass
-    # BPF program names (tc shows them), which look like metrics
-    progs = set(re.findall(r'SEC\("[^"]*"\)\s*int\s+(arpownd_\w+)', open(os.path.join(src, "src/bpf/answer.bpf.c")).read()))
+    # BPF program names (tc shows them), which look like metrics: in
+    # answer.bpf.c and the helpers it includes (nlwatch.bpf.h)
+    progs = set()
+    for f in glob.glob(os.path.join(src, "src/bpf/*.bpf.[ch]")):
+        progs |= set(re.findall(r'SEC\("[^"]*"\)\s*int\s+(arpownd_\w+)', open(f).read()))
 
     for doc in argv[3:]:
         name = os.path.relpath(doc, src)
