@@ -10,5 +10,7 @@
 int fdc_start(void);
 /* Close fd, a peer's or one that may hold a peer's files, never blocking. */
 void fdc_close(int fd);
+/* Close what is queued and end the thread (waiting half a second at most). */
+void fdc_stop(void);
 
 #endif

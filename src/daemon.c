@@ -659,6 +659,7 @@ static void
 finish(struct daemon *d, struct state *st)
 {
 	ctl_close(d->ctl);
+	fdc_stop();
 	cmd_free(d->cmd);
 	rld_free(d->rld);
 	tf_free(d->tf);

@@ -20,11 +20,15 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fdclose.h"
 
+#define FDC_JOIN_WAIT	0.5	/* seconds fdc_stop waits for what is queued */
+
 static int closer_wr = -1;
+static pthread_t closer;
 
 static void *
 closer_main(void *arg)
@@ -39,17 +43,16 @@ closer_main(void *arg)
 		else if (r == -1 && errno == EINTR)
 			continue;
 		else
-			break;	/* the write end is gone: the process exits */
+			break;	/* the write end is gone: fdc_stop */
 	}
+	close(rd);
 	return NULL;
 }
 
 int
 fdc_start(void)
 {
-	pthread_attr_t attr;
 	sigset_t all, old;
-	pthread_t t;
 	int p[2], e;
 
 	if (closer_wr != -1)
@@ -62,12 +65,7 @@ fdc_start(void)
 	/* every signal is the loop's (libev's watchers) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_attr_init(&attr);
-	if (e == 0) {
-		(void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		e = pthread_create(&t, &attr, closer_main, (void *)(intptr_t)p[0]);
-		pthread_attr_destroy(&attr);
-	}
+	e = pthread_create(&closer, NULL, closer_main, (void *)(intptr_t)p[0]);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e != 0) {
 		errno = e;
@@ -96,4 +94,24 @@ fdc_close(int fd)
 	if (closer_wr == -1 || write(closer_wr, &fd, sizeof(fd)) != (ssize_t)sizeof(fd))
 		(void)close(fd);
 	errno = e;
+}
+
+void
+fdc_stop(void)
+{
+	struct timespec until;
+
+	if (closer_wr == -1)
+		return;
+	close(closer_wr);
+	closer_wr = -1;
+	/* what is queued is closed first; a close held up longer is left to
+	 * the exit, which ends the thread */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)(FDC_JOIN_WAIT * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	(void)pthread_timedjoin_np(closer, NULL, &until);
 }
