@@ -58,6 +58,8 @@ void ann_stop(struct ann *a, int ifindex, uint32_t addr);
 double ann_run(struct ann *a, double now, ann_fn *fn, void *arg);
 /* Bursts pending. */
 size_t ann_pending(const struct ann *a);
+/* Is a burst for addr (0: the whole one) on ifindex pending, at any step? */
+bool ann_has(const struct ann *a, int ifindex, uint32_t addr);
 /* The burst for addr (0: the whole one) on ifindex while its first step
  * is not done, or NULL. */
 const struct ann_step *ann_first(const struct ann *a, int ifindex, uint32_t addr);

@@ -1,6 +1,7 @@
 /* annrec.h — what a run announced, written at its stop so that the next
- * start does not announce again what nothing moved: per interface its
- * name, its MAC and the addresses, as ranges.  Pure. */
+ * start does not announce again what nothing moved: per interface and MAC
+ * announced with (its own, or a [publish] section's), the addresses, as
+ * ranges.  Pure. */
 #ifndef ARPOWND_ANNREC_H
 #define ARPOWND_ANNREC_H
 
@@ -18,7 +19,7 @@ void annrec_free(struct annrec *r);
 /* Did the record's run announce addr (network order) on ifname, with mac? */
 bool annrec_has(const struct annrec *r, const char *ifname, const uint8_t mac[static 6],
     uint32_t addr);
-/* Interfaces in the record. */
+/* Lines (interface and MAC) in the record. */
 size_t annrec_count(const struct annrec *r);
 /* Sort addrs (host order, n of them) and append their line for ifname and
  * mac to *buf (*len, *cap: a growing buffer); 0, or -1 on ENOMEM. */

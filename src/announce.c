@@ -395,6 +395,12 @@ ann_pending(const struct ann *a)
 	return a->one.n + a->all.n;
 }
 
+bool
+ann_has(const struct ann *a, int ifindex, uint32_t addr)
+{
+	return find(a, ifindex, addr) != NULL;
+}
+
 const struct ann_step *
 ann_first(const struct ann *a, int ifindex, uint32_t addr)
 {

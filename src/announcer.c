@@ -109,12 +109,12 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
 }
 
 /* Left out of a start's burst: announced by the previous run, from ifp
- * with the MAC it has now. */
+ * with mac, the MAC it would be announced with now. */
 static bool
 announced_before(struct anr *a, const struct ann_step *s, const struct tbl_iface *ifp,
-    uint32_t addr)
+    uint32_t addr, const uint8_t *mac)
 {
-	if (!(s->flags & ANN_F_START) || !annrec_has(a->prev, ifp->name, ifp->mac, addr))
+	if (!(s->flags & ANN_F_START) || !annrec_has(a->prev, ifp->name, mac, addr))
 		return false;
 	a->d.st->announce_skipped++;
 	return true;
@@ -135,18 +135,18 @@ next_of(struct anr *a, struct tbl_iface *ifp, struct ann_step *s, uint32_t *addr
 		e = &ifp->addrs[s->cursor];
 		if (tbl_addr_head(a->d.tbl, ifp, e->addr) != s->cursor ||
 		    (s->nth == 0 && ann_said(a->ann, ifp->ifindex, e->addr)) ||
-		    announced_before(a, s, ifp, e->addr))
+		    announced_before(a, s, ifp, e->addr, ifp->mac))
 			continue;
 		*addr = e->addr;
 		*mac = ifp->mac;
 		return true;
 	}
 	while (pub_nth_on(a->pub, ifp->name, s->cursor - ifp->naddrs, &pa, &pe)) {
+		*mac = pe->has_mac ? pe->mac : ifp->mac;
 		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
 		    !(s->nth == 0 && ann_said(a->ann, ifp->ifindex, pa)) &&
-		    !announced_before(a, s, ifp, pa)) {
+		    !announced_before(a, s, ifp, pa, *mac)) {
 			*addr = pa;
-			*mac = pe->has_mac ? pe->mac : ifp->mac;
 			return true;
 		}
 		s->cursor++;
@@ -284,6 +284,7 @@ anr_ifm_event(void *arg, struct tbl_iface *ifp)
 struct entry_arg {
 	struct anr		*a;
 	const struct pub_entry	*e;
+	uint32_t		 only;	/* network order: this address alone; 0: all */
 };
 
 static int
@@ -296,6 +297,8 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 
 	if (!anr_speaks(ifp) || !link_ready(ifp) || !pub_entry_on(x->e, ifp->name))
 		return 0;
+	if (x->only != 0)
+		return burst(x->a, ifp->ifindex, x->only) == -1;
 	for (k = 0; k < set->n; k++)
 		for (h = set->v[k].lo; ; h++) {
 			if (burst(x->a, ifp->ifindex, htonl(h)) == -1)
@@ -309,7 +312,7 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 void
 anr_entry(struct anr *a, const struct pub_entry *e)
 {
-	struct entry_arg x = { a, e };
+	struct entry_arg x = { a, e, 0 };
 
 	/* a large range is learned when asked for, never announced */
 	if (!pub_announced(e))
@@ -355,8 +358,15 @@ anr_request(struct anr *a, uint32_t addr, const char **ifname)
 		return true;
 	}
 	if ((e = pub_find(a->pub, addr)) != NULL) {
+		/* that address from each interface its entry names, not the
+		 * entry's every address (a /24 on eth* is 256 on each) */
+		struct entry_arg x = { a, e, addr };
+
 		*ifname = NULL;
-		anr_entry(a, e);
+		if (tbl_iface_each(a->d.tbl, entry_cb, &x) != 0)
+			log_warnx("announcements: %d bursts pending already; %s not "
+			    "announced everywhere", ANR_BURSTS, log_ip(addr));
+		soon(a);
 		return true;
 	}
 	return false;
@@ -373,9 +383,13 @@ refresh_iface_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct anr *a = arg;
 
-	if (anr_speaks(ifp) && link_ready(ifp) && burst_of(a, ifp->ifindex, 0, 1, 0) == -1)
-		return 1;
-	return 0;
+	/* a walk still under way announces every address already: starting
+	 * it again from the first would leave those past where a refresh
+	 * interval gets it silent for ever (and cut a burst of
+	 * announce_count to one) */
+	if (!anr_speaks(ifp) || !link_ready(ifp) || ann_has(a->ann, ifp->ifindex, 0))
+		return 0;
+	return burst_of(a, ifp->ifindex, 0, 1, 0) == -1;
 }
 
 /* announce_refresh: every owned address once again, for switches whose
@@ -395,6 +409,12 @@ void
 anr_reconf(struct anr *a, const struct conf *c)
 {
 	a->conf = c;
+	/* the same period: its count goes on, or reloads more often than it
+	 * (configuration management, a storm) would put the refresh off for
+	 * ever */
+	if (c->announce_refresh > 0 && ev_is_active(&a->refresh_w) &&
+	    a->refresh_w.repeat == (ev_tstamp)c->announce_refresh)
+		return;
 	ev_timer_stop(a->d.loop, &a->refresh_w);
 	if (c->announce_refresh > 0) {
 		ev_timer_set(&a->refresh_w, c->announce_refresh, c->announce_refresh);
@@ -467,13 +487,23 @@ anr_pending(const struct anr *a)
 	return ann_pending(a->ann);
 }
 
-/* The addresses of ifp announced at least once, into a growing array. */
+/* An address announced with a MAC not its interface's (a [publish]
+ * section's mac =). */
+struct said_other {
+	uint8_t		mac[6];
+	uint32_t	addr;		/* host order */
+};
+
+/* The addresses of ifp announced at least once, into growing arrays:
+ * those with ifp's MAC, and the others with theirs. */
 struct said {
-	struct anr	*a;
-	uint32_t	*v;
-	size_t		 n, cap;
-	char		*buf;
-	size_t		 len, bcap;
+	struct anr		*a;
+	uint32_t		*v;
+	size_t			 n, cap;
+	struct said_other	*o;
+	size_t			 no, ocap;
+	char			*buf;
+	size_t			 len, bcap;
 };
 
 static int
@@ -491,18 +521,67 @@ said_add(struct said *x, uint32_t addr)
 	return 0;
 }
 
+static int
+said_add_mac(struct said *x, const struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac)
+{
+	struct said_other *o;
+
+	if (memcmp(mac, ifp->mac, sizeof(x->o->mac)) == 0)
+		return said_add(x, addr);
+	if (x->no == x->ocap) {
+		x->ocap = x->ocap ? x->ocap * 2 : 16;
+		if ((o = realloc(x->o, x->ocap * sizeof(*o))) == NULL)
+			return -1;
+		x->o = o;
+	}
+	memcpy(x->o[x->no].mac, mac, sizeof(x->o->mac));
+	x->o[x->no++].addr = ntohl(addr);
+	return 0;
+}
+
+static int
+cmp_other(const void *p, const void *q)
+{
+	const struct said_other *x = p, *y = q;
+	int c = memcmp(x->mac, y->mac, sizeof(x->mac));
+
+	return c != 0 ? c : x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The lines of the addresses ifp announced with other MACs, one a MAC. */
+static int
+said_others(struct said *x, const struct tbl_iface *ifp)
+{
+	size_t i = 0, j, k;
+
+	qsort(x->o, x->no, sizeof(*x->o), cmp_other);
+	while (i < x->no) {
+		for (j = i; j < x->no && memcmp(x->o[j].mac, x->o[i].mac, 6) == 0; j++)
+			;
+		x->n = 0;
+		for (k = i; k < j; k++)
+			if (said_add(x, htonl(x->o[k].addr)) == -1)
+				return -1;
+		if (annrec_line(&x->buf, &x->len, &x->bcap, ifp->name, x->o[i].mac, x->v,
+		    x->n) == -1)
+			return -1;
+		i = j;
+	}
+	return 0;
+}
+
 /* Was addr, at position pos of ifp's whole-interface walk, announced?
  * Not while a burst of its own waits for its first frame, nor while the
  * interface's walks before it; what a start left out stays announced. */
 static bool
 said_one(struct anr *a, struct tbl_iface *ifp, const struct ann_step *whole, size_t pos,
-    uint32_t addr)
+    uint32_t addr, const uint8_t *mac)
 {
 	if (ann_first(a->ann, ifp->ifindex, addr) != NULL)
 		return false;
 	if (whole == NULL || pos < whole->cursor || ann_said(a->ann, ifp->ifindex, addr))
 		return true;
-	return (whole->flags & ANN_F_START) && annrec_has(a->prev, ifp->name, ifp->mac, addr);
+	return (whole->flags & ANN_F_START) && annrec_has(a->prev, ifp->name, mac, addr);
 }
 
 static int
@@ -512,6 +591,7 @@ said_cb(struct tbl_iface *ifp, void *arg)
 	struct anr *a = x->a;
 	const struct ann_step *whole;
 	const struct pub_entry *pe;
+	const uint8_t *mac;
 	uint32_t pa;
 	size_t i;
 	uint64_t k;
@@ -519,27 +599,33 @@ said_cb(struct tbl_iface *ifp, void *arg)
 	if (!anr_speaks(ifp) || !link_ready(ifp))
 		return 0;
 	whole = ann_first(a->ann, ifp->ifindex, 0);
-	x->n = 0;
+	x->n = x->no = 0;
 	for (i = 0; i < ifp->naddrs; i++)
 		if (tbl_addr_head(a->d.tbl, ifp, ifp->addrs[i].addr) == i &&
-		    said_one(a, ifp, whole, i, ifp->addrs[i].addr) &&
+		    said_one(a, ifp, whole, i, ifp->addrs[i].addr, ifp->mac) &&
 		    said_add(x, ifp->addrs[i].addr) == -1)
 			return -1;
-	for (k = 0; pub_nth_on(a->pub, ifp->name, k, &pa, &pe); k++)
+	for (k = 0; pub_nth_on(a->pub, ifp->name, k, &pa, &pe); k++) {
+		mac = pe->has_mac ? pe->mac : ifp->mac;
 		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
-		    said_one(a, ifp, whole, ifp->naddrs + k, pa) && said_add(x, pa) == -1)
+		    said_one(a, ifp, whole, ifp->naddrs + k, pa, mac) &&
+		    said_add_mac(x, ifp, pa, mac) == -1)
 			return -1;
-	return annrec_line(&x->buf, &x->len, &x->bcap, ifp->name, ifp->mac, x->v, x->n);
+	}
+	if (annrec_line(&x->buf, &x->len, &x->bcap, ifp->name, ifp->mac, x->v, x->n) == -1)
+		return -1;
+	return said_others(x, ifp);
 }
 
 char *
 anr_record(struct anr *a, size_t *len)
 {
-	struct said x = { a, NULL, 0, 0, NULL, 0, 0 };
+	struct said x = { a, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
 	int r;
 
 	r = tbl_iface_each(a->d.tbl, said_cb, &x);
 	free(x.v);
+	free(x.o);
 	if (r != 0) {
 		free(x.buf);
 		return NULL;

@@ -1,4 +1,6 @@
-/* annrec.c — the record of what a run announced.  Ranges, because a
+/* annrec.c — the record of what a run announced, a line for each
+ * interface and MAC (a [publish] section's mac = announces its addresses
+ * with a MAC of its own, and a change of it is a move).  Ranges, because a
  * host's addresses come in blocks: 100,000 of them in a few /24s are a few
  * hundred bytes, and even scattered ones (9 bytes each) stay under the
  * state directory's 1 MiB a record.  The text is the daemon's own (its
@@ -40,10 +42,14 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* By name, then MAC: the key of a line. */
 static int
 cmp_if(const void *a, const void *b)
 {
-	return strcmp(((const struct rec_if *)a)->name, ((const struct rec_if *)b)->name);
+	const struct rec_if *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : memcmp(x->mac, y->mac, sizeof(x->mac));
 }
 
 /* One "LO" or "LO-HI" word; 0, or -1. */
@@ -144,10 +150,10 @@ annrec_parse(const char *text, size_t len, size_t *bad)
 	}
 	free(copy);
 	qsort(r->v, r->n, sizeof(*r->v), cmp_if);
-	/* a name twice is not ours either: both go */
+	/* a name and MAC twice is not ours either: both go */
 	for (i = 0, j = 0; i < r->n; i++) {
-		if ((i + 1 < r->n && strcmp(r->v[i].name, r->v[i + 1].name) == 0) ||
-		    (i > 0 && strcmp(r->v[i].name, r->v[i - 1].name) == 0)) {
+		if ((i + 1 < r->n && cmp_if(&r->v[i], &r->v[i + 1]) == 0) ||
+		    (i > 0 && cmp_if(&r->v[i], &r->v[i - 1]) == 0)) {
 			free(r->v[i].v);
 			(*bad)++;
 			continue;
@@ -187,8 +193,8 @@ annrec_has(const struct annrec *r, const char *ifname, const uint8_t mac[static 
 	if (r == NULL || strlen(ifname) >= IF_NAMESIZE)
 		return false;
 	strcpy(key.name, ifname);
-	if ((ri = bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_if)) == NULL ||
-	    memcmp(ri->mac, mac, 6) != 0)
+	memcpy(key.mac, mac, sizeof(key.mac));
+	if ((ri = bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_if)) == NULL)
 		return false;
 	hi = ri->n;
 	while (lo < hi) {

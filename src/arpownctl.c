@@ -354,7 +354,7 @@ main(int argc, char *argv[])
 	}
 	code = EX_OK;
 	if (json || strcmp(h.type, "json") != 0)
-		fwrite(body, 1, h.length, stdout);
+		show_raw(body, h.length);
 	else
 		code = show(ctlp_cmd_str(req.cmd), body, h.length);
 	free(body);

@@ -33,6 +33,7 @@
 #include "admit.h"
 #include "ctl.h"
 #include "ctlconn.h"
+#include "fdclose.h"
 #include "log.h"
 #include "util.h"
 
@@ -194,7 +195,7 @@ turn_away(int fd, int code, const char *msg)
 	mh.msg_iov = iov;
 	mh.msg_iovlen = 2;
 	(void)sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-	close(fd);
+	fdc_close(fd);	/* with what it sent, unread (fdclose.c) */
 }
 
 /* A slot for a peer of uid, by admit.c's rules: a free one, or the one of
@@ -245,7 +246,7 @@ accept_one(struct ctl *c, int fd)
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == -1) {
 		log_warn("control: SO_PEERCRED");
-		close(fd);
+		fdc_close(fd);
 		return;
 	}
 	/* before admission: a stranger never costs anyone a slot */

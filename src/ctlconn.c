@@ -24,9 +24,12 @@
 
 #include "ctl.h"
 #include "ctlconn.h"
+#include "fdclose.h"
 #include "log.h"
 
-#define PASSED_FDS	4	/* room for fds in one message; more are closed */
+/* Room for every fd one message can carry (the kernel's SCM_MAX_FD): what
+ * does not fit the kernel releases on our thread, beyond fdclose.c's reach */
+#define PASSED_FDS	253
 
 void
 ctlc_drop(struct client *k)
@@ -44,7 +47,8 @@ ctlc_drop(struct client *k)
 	if (k->passed != -1)
 		close(k->passed);
 	k->passed = -1;
-	close(k->fd);
+	/* files a peer left in flight on it are released with it */
+	fdc_close(k->fd);
 	k->fd = -1;
 }
 
@@ -282,7 +286,8 @@ serve_cb(struct ev_loop *loop, ev_check *w, int revents)
 	ev_idle_stop(loop, &c->spin);
 }
 
-/* Keep an fd root passed; close any other (nobody else may pass one). */
+/* Keep an fd root passed; close any other (nobody else may pass one), off
+ * the loop: a peer's file may block its last close (fdclose.c). */
 static void
 take_fds(struct client *k, struct msghdr *mh)
 {
@@ -301,7 +306,7 @@ take_fds(struct client *k, struct msghdr *mh)
 			if (k->root && k->passed == -1)
 				k->passed = fds[i];
 			else
-				close(fds[i]);
+				fdc_close(fds[i]);
 		}
 	}
 }

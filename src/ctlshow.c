@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sysexits.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ctlshow.h"
 #include "jsonw.h"
@@ -60,6 +61,35 @@ show_safe(const char *s)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/* A pipe (promtool, jq) gets the daemon's bytes; a terminal never does:
+ * the daemon may be compromised, and an interface name in a metric's
+ * label may hold ESC, either of which would drive root's terminal (a
+ * title reported back as typed input, the clipboard, a cleared screen). */
+void
+show_raw(const char *body, size_t len)
+{
+	const char *p = body, *end = body + len, *nl;
+	char *line, *safe;
+
+	if (!isatty(STDOUT_FILENO)) {
+		fwrite(body, 1, len, stdout);
+		return;
+	}
+	while (p < end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if ((line = strndup(p, (size_t)(nl - p))) == NULL)
+			oom();
+		safe = show_safe(line);
+		fputs(safe, stdout);
+		if (nl < end)
+			putchar('\n');
+		free(safe);
+		free(line);
+		p = nl + 1;
+	}
 }
 
 /* Columns: cells of one row after another, widths from the widest. */
@@ -261,11 +291,13 @@ show_status(json_object *o)
 	char a[32], b[32], c[32];
 	const char *path = str(cfg, "path");
 	char *sp = show_safe(path != NULL ? path : "(built-in defaults)");
+	char *sv = show_safe(str(o, "version") != NULL ? str(o, "version") : "?");
 	size_t i;
 
-	printf("arpownd %s, pid %lld, up %s (since %s)\n", str(o, "version"),
+	printf("arpownd %s, pid %lld, up %s (since %s)\n", sv,
 	    num(o, "pid"), duration(a, json_object_get_double(get(o, "uptime_seconds"))),
 	    when(b, o, "started_at"));
+	free(sv);
 	mf = get(o, "monitor_forced");
 	if (mf != NULL && str(mf, "by") != NULL) {
 		/* the file's mode does not count: say what does, and the way out */
@@ -276,8 +308,12 @@ show_status(json_object *o)
 		printf("to answer:     %s\n", to);
 		free(by);
 		free(to);
-	} else
-		printf("mode:          %s\n", str(o, "mode"));
+	} else {
+		char *sm = show_safe(str(o, "mode") != NULL ? str(o, "mode") : "?");
+
+		printf("mode:          %s\n", sm);
+		free(sm);
+	}
 	printf("configuration: %s, loaded %s", sp, when(a, cfg, "loaded_at"));
 	if (get(cfg, "last_reload_failure_at") != NULL &&
 	    !json_object_is_type(get(cfg, "last_reload_failure_at"), json_type_null))
@@ -566,7 +602,7 @@ show(const char *cmd, const char *body, size_t len)
 	} else if (strcmp(cmd, "published") == 0)
 		show_published(o);
 	else
-		fwrite(body, 1, len, stdout);
+		show_raw(body, len);
 	json_object_put(o);
 	json_tokener_free(tok);
 	return EX_OK;

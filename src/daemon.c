@@ -25,6 +25,7 @@
 #include "conflict.h"
 #include "ctl.h"
 #include "daemon.h"
+#include "fdclose.h"
 #include "handover.h"
 #include "kanswer.h"
 #include "iface.h"
@@ -613,6 +614,17 @@ prev_announced(struct daemon *d)
 		log_warnx("%s: announcing every address once", err);
 		return;
 	}
+	/* A record is for the one start after the stop that wrote it: gone
+	 * once read, so that this run, if it crashes, leaves none (the next
+	 * start announces everything once) rather than this one, which says
+	 * nothing of what moved while this run ran and after it died.  Kept
+	 * only if it is gone. */
+	if (len > 0 && sdir_announced_save(d->sd, "", 0) == -1) {
+		log_warn("state directory: cannot clear what the last run announced; "
+		    "announcing every address once");
+		free(lines);
+		return;
+	}
 	anr_prev(d->anr, lines, len);
 	free(lines);
 }
@@ -682,6 +694,7 @@ static void
 finish(struct daemon *d, struct state *st)
 {
 	ctl_close(d->ctl);
+	fdc_stop();
 	cmd_free(d->cmd);
 	rld_free(d->rld);
 	tf_free(d->tf);
@@ -762,6 +775,10 @@ daemon_run(const struct daemon_opts *o)
 		d->exit_code = EX_OSERR;
 		goto out;
 	}
+	/* a peer's files are closed on a thread of their own, never the loop's */
+	if (fdc_start() == -1)
+		log_warn("control: no thread to close what peers pass; closing it on the "
+		    "loop");
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	prev_announced(d);
 	syn_started(d->syn, true);

@@ -97,6 +97,29 @@ test_bad_lines(void **state)
 	annrec_free(r);
 }
 
+/* One interface, two MACs (its own, a [publish] section's): a line each,
+ * each address found only with the MAC it was announced with. */
+static void
+test_two_macs(void **state)
+{
+	static const char text[] =
+	    "eth0 02:00:00:00:00:0b a000032\n"
+	    "eth0 02:00:00:00:00:0a a000001\n";
+	struct annrec *r;
+	size_t bad;
+
+	(void)state;
+	r = annrec_parse(text, sizeof(text) - 1, &bad);
+	assert_non_null(r);
+	assert_int_equal(bad, 0);
+	assert_int_equal(annrec_count(r), 2);
+	assert_true(annrec_has(r, "eth0", mac_a, ip("10.0.0.1")));
+	assert_true(annrec_has(r, "eth0", mac_b, ip("10.0.0.50")));
+	assert_false(annrec_has(r, "eth0", mac_a, ip("10.0.0.50")));
+	assert_false(annrec_has(r, "eth0", mac_b, ip("10.0.0.1")));
+	annrec_free(r);
+}
+
 /* 100,000 addresses in 1,000 blocks of 100: a few kilobytes, not 900. */
 static void
 test_compact(void **state)
@@ -128,6 +151,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_two_macs),
 		cmocka_unit_test(test_compact),
 	};
 
