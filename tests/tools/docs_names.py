@@ -260,7 +260,8 @@ def main(argv):
                     err(name, "SYNOPSIS lacks %s (%s -h has it)" % (" / ".join(group), prog))
             if opts:
                 for o in sorted(set(re.findall(r"^\.TP\n\.(?:BR?|BI)\s+(\\-[^\s\"]+)", opts.group(1), re.M))):
-                    o = o.replace("\\-", "-")
+                    # --restore=originals: the option --restore, its value
+                    o = o.replace("\\-", "-").split("=")[0]
                     if o not in options[prog]:
                         err(name, "OPTIONS describes %s, which %s -h does not list" % (o, prog))
 
