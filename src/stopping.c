@@ -278,7 +278,7 @@ int
 stp_run(const struct daemon_opts *o)
 {
 	char err[512], unit[256];
-	struct rld_source src = { o->conf_path, o->conf_explicit, false };
+	struct rld_source src = { .path = o->conf_path, .explicit_path = o->conf_explicit };
 	struct state st = { 0 };
 	const char *mp = getenv("MAINPID"), *inv = getenv("INVOCATION_ID");
 	struct conf *c;
