@@ -9,6 +9,7 @@
 #include "table.h"
 
 #define RPF_LOOKUP_RATE	20000	/* route lookups a second, at most (a burst of a tenth) */
+#define RPF_IFACE_RATE	5000	/* of those, for the requests of any one interface */
 
 enum rpf_verdict {
 	RPF_OK = 0,		/* the kernel would answer (or checks nothing here) */

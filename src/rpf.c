@@ -13,14 +13,14 @@
  * src_valid_mark), the kernel is asked: RTM_GETROUTE with RTA_IIF runs
  * that very ip_route_input (inet_rtm_getroute), and without it the very
  * output lookup.  The answers are cached per (arrival ifindex, sender,
- * target) in a table indexed by a keyed hash (a sender is chosen by the
- * remote side); any route, rule or netconf event, any link or address
- * change, and a change of the settings the periodic check finds, forget
- * them all.  Lookups are bounded (RPF_LOOKUP_RATE): past it a request
- * that needs one is not answered (RPF_UNCHECKED): a flood of spoofed
- * senders does not buy a kernel round trip each, and is not answered on
- * the assumption that it passes.  Nothing is asked where neither check
- * is on (the kernel's defaults).
+ * target) (rpcache.c); any route, rule or netconf event, any link or
+ * address change, and a change of the settings the periodic check
+ * finds, forget them all.  Lookups are bounded (RPF_LOOKUP_RATE for the
+ * host, RPF_IFACE_RATE for any one interface): past it a request that
+ * needs one is not answered (RPF_UNCHECKED): a flood of spoofed senders
+ * does not buy a kernel round trip each, is not answered on the
+ * assumption that it passes, and spends only its own segment's share.
+ * Nothing is asked where neither check is on (the kernel's defaults).
  */
 #include "config.h"
 
@@ -33,21 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limit.h"
 #include "log.h"
+#include "rpcache.h"
 #include "rpf.h"
 #include "siphash.h"
 #include "sysctl.h"
 
-#define SETS	4096		/* two ways each */
 #define BUFSZ	8192		/* one reply to a route lookup; events */
-
-struct ent {
-	uint32_t	sip, tip;
-	int		ifindex;	/* 0: empty */
-	unsigned	gen;
-	uint8_t		verdict;
-};
 
 struct rpf {
 	struct tbl		*t;
@@ -59,11 +51,9 @@ struct rpf {
 	uint64_t		 sum;			/* of the settings at the last refresh */
 	bool			 any;			/* some interface has rp_check on */
 	bool			 warned;		/* all's sysctls unreadable: said once */
-	unsigned		 gen;			/* cache generation: bumped to forget */
-	struct sip_key		 key;
-	struct lim_bucket	 budget;
+	struct sip_key		 key;			/* the settings' sum */
 	unsigned long long	 lookups, cached;
-	struct ent		 v[2 * SETS];
+	struct rpc		 cache;
 	char			 buf[BUFSZ];
 };
 
@@ -114,7 +104,7 @@ rpf_changed(struct rpf *r, struct tbl_iface *ifp)
 {
 	uint64_t keep = r->sum;
 
-	r->gen++;
+	rpc_forget(&r->cache);
 	if (ifp != NULL) {
 		(void)settle_cb(ifp, r);
 		r->sum = keep;
@@ -139,7 +129,7 @@ rpf_refresh(struct rpf *r)
 	/* a settings change (arp_filter's sends no event; the devices' come
 	 * with the link dump) forgets the cache; routes tell of themselves */
 	if (settle_all(r) != before)
-		r->gen++;
+		rpc_forget(&r->cache);
 }
 
 struct rpf *
@@ -147,7 +137,7 @@ rpf_new(struct tbl *t, rpf_fn *fn, void *arg)
 {
 	static const int groups[] = { RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV4_RULE,
 	    RTNLGRP_IPV4_NETCONF };
-	unsigned char k[16];
+	unsigned char k[32];
 	struct rpf *r;
 	size_t i;
 	int e;
@@ -157,10 +147,10 @@ rpf_new(struct tbl *t, rpf_fn *fn, void *arg)
 	r->t = t;
 	r->fn = fn;
 	r->arg = arg;
-	r->gen = 1;
 	if (getrandom(k, sizeof(k), 0) != (ssize_t)sizeof(k))
 		goto fail;
 	r->key = sip_key_of(k);
+	rpc_init(&r->cache, k + 16, RPF_LOOKUP_RATE, RPF_IFACE_RATE);
 	if ((r->req = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC)) == NULL ||
 	    mnl_socket_bind(r->req, 0, MNL_SOCKET_AUTOPID) == -1 ||
 	    (r->ev = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK)) == NULL ||
@@ -266,12 +256,12 @@ rpf_read(struct rpf *r)
 	}
 	if (lost) {
 		rpf_refresh(r);	/* rp_filter's news may be among the lost */
-		r->gen++;
+		rpc_forget(&r->cache);
 	}
 	if (conf)
 		rpf_changed(r, NULL);	/* and every interface's rp_check again */
 	else if (any)
-		r->gen++;		/* a route or a rule: the verdicts go */
+		rpc_forget(&r->cache);	/* a route or a rule: the verdicts go */
 }
 
 /* What the kernel answered a route lookup. */
@@ -351,12 +341,6 @@ lookup(struct rpf *r, uint32_t dst, uint32_t src, int iif, int oif, struct route
 	}
 }
 
-static bool
-live(const struct rpf *r, const struct ent *e)
-{
-	return e->ifindex != 0 && e->gen == r->gen;
-}
-
 /* The VRF ifp is in (arp_filter routes in its table), or 0. */
 static int
 vrf_of(const struct tbl_iface *ifp)
@@ -392,39 +376,20 @@ enum rpf_verdict
 rpf_check(struct rpf *r, const struct tbl_iface *in, uint32_t sip, uint32_t tip,
     uint32_t dst, double now)
 {
-	unsigned char kb[12];
-	struct ent *e, *way;
 	enum rpf_verdict v;
-	size_t set;
-	int rp = rp_of(r, in);
+	int rp = rp_of(r, in), got;
 	bool af = af_of(r, in);
 
 	if (sip == 0 || (rp == 0 && !af))
 		return RPF_OK;
-	memcpy(kb, &sip, 4);
-	memcpy(kb + 4, &tip, 4);
-	memcpy(kb + 8, &in->ifindex, 4);
-	set = (size_t)(sip_hash(&r->key, kb, sizeof(kb)) & (SETS - 1));
-	for (way = &r->v[2 * set]; way < &r->v[2 * set + 2]; way++)
-		if (live(r, way) && way->ifindex == in->ifindex && way->sip == sip &&
-		    way->tip == tip) {
-			r->cached++;
-			return (enum rpf_verdict)way->verdict;
-		}
-	if (!lim_take_n(&r->budget, RPF_LOOKUP_RATE, (rp != 0) + af, now))
-		return RPF_UNCHECKED;
-	if ((v = ask(r, in, sip, dst, rp, af)) == RPF_UNCHECKED)
-		return v;
-	/* a stale way; else a refusal goes before an answer (a flood of
-	 * spoofed senders, refused, does not push out the clients), else
-	 * the older (ways in age order) */
-	e = &r->v[2 * set];
-	if (live(r, &e[0])) {
-		if (live(r, &e[1]) && (e[0].verdict != RPF_OK || e[1].verdict == RPF_OK))
-			e[0] = e[1];
-		e = &e[1];
+	if ((got = rpc_find(&r->cache, in->ifindex, sip, tip)) != -1) {
+		r->cached++;
+		return (enum rpf_verdict)got;
 	}
-	*e = (struct ent){ sip, tip, in->ifindex, r->gen, (uint8_t)v };
+	if (!rpc_budget(&r->cache, in->ifindex, (rp != 0) + af, now))
+		return RPF_UNCHECKED;
+	if ((v = ask(r, in, sip, dst, rp, af)) != RPF_UNCHECKED)
+		rpc_put(&r->cache, in->ifindex, sip, tip, (uint8_t)v);
 	return v;
 }
 
