@@ -142,6 +142,7 @@ struct kp_room {
 	uint64_t	mirror;		/* address entries the mirror had no room for */
 	bool		stalled;	/* a marker among them: nothing is answered */
 	unsigned	max_addrs;	/* the address entries the maps were sized for */
+	uint64_t	map_bytes;	/* the memory the kernel charges for them */
 };
 void kp_room(struct kp *kp, struct kp_room *out);
 /* One of the addresses that did not fit, a marker's first: its interface

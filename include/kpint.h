@@ -137,6 +137,8 @@ int kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n);
 /* kpmirror.c: the configuration map's one entry, the watcher's */
 int kpm_read_conf(struct kp *kp, struct kp_conf *c);
 int kpm_read_watch(struct kp *kp, struct kp_watch *w);
+/* The memory the kernel charges for the maps (their memlock), in bytes. */
+uint64_t kpm_map_bytes(const struct kp *kp);
 int kpm_write_conf(struct kp *kp, const struct kp_conf *c);
 /* kpmirror.c: kp_links and kp_alive filled from the kernel (full: from
  * nothing); 0 or -1 */

@@ -22,6 +22,7 @@ struct rpt_kpath {
 	bool		loaded;
 	bool		answering;	/* false: a marker did not fit, it answers nothing */
 	uint64_t	capacity;	/* address entries its maps were sized for */
+	uint64_t	map_bytes;	/* the kernel's memory for its maps */
 	uint64_t	unheld;		/* addresses whose grant or marker did not fit */
 	uint64_t	unheld_published; /* published CIDRs that did not fit */
 	uint64_t	unheld_interfaces; /* interfaces whose sender sets did not fit */

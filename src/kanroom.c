@@ -190,6 +190,7 @@ kanroom_view(struct kanroom *r, struct rpt_kpath *out)
 	out->loaded = true;
 	out->answering = !m.stalled && !kp_needs_resync(r->kp);
 	out->capacity = m.max_addrs;
+	out->map_bytes = m.map_bytes;
 	out->unheld = m.grants;
 	out->unheld_published = m.published;
 	out->unheld_interfaces = m.ifaces;

@@ -154,6 +154,7 @@ kp_room(struct kp *kp, struct kp_room *out)
 	out->published = kp->unheld_pub.n;
 	out->ifaces = kp->unheld_ifs.n;
 	out->max_addrs = kp->max_addrs;
+	out->map_bytes = kpm_map_bytes(kp);
 	out->mirror = kp->mirror_short;
 	if (kpm_read_watch(kp, &w) == 0 && w.alive_full > kp->alive_seen)
 		out->mirror += w.alive_full - kp->alive_seen;

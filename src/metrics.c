@@ -188,6 +188,9 @@ config_series(const struct rpt_view *v, FILE *f, struct tbl_iface **ifs, size_t 
 		    k->loaded && k->answering ? 1 : 0);
 		gauge(f, "arpownd_kernel_path_capacity", "Address entries the kernel answer "
 		    "path's maps were sized for at the start", (double)k->capacity);
+		gauge(f, "arpownd_kernel_path_map_bytes", "The memory the kernel charges for "
+		    "the kernel answer path's maps (sized from the table at the start)",
+		    (double)k->map_bytes);
 		head(f, "arpownd_kernel_path_unheld", "gauge", "What the kernel answer path's "
 		    "maps have no room for, answered by the capture path meanwhile: "
 		    "addresses, published ranges, interfaces (sender lists), kernel entries");

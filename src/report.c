@@ -187,6 +187,7 @@ kpath(struct jw *w, const struct rpt_kpath *k)
 	jw_obj(w, "kernel_path", false);
 	jw_bool(w, "answering", k->answering);
 	jw_u64(w, "capacity", k->capacity);
+	jw_u64(w, "map_bytes", k->map_bytes);
 	jw_obj(w, "unheld", false);
 	jw_u64(w, "addresses", k->unheld);
 	jw_u64(w, "published_ranges", k->unheld_published);

@@ -35,6 +35,17 @@ if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
 fi
 CAP=$(kp capacity)
 echo "# maps sized for $CAP address entries"
+# what they cost, as status says it: the kernel's own count (bpftool's
+# memlock of the kp_ maps; the globals' small maps on top)
+MB=$(kp map_bytes)
+BT=$(bpftool map show 2>/dev/null | awk '/^[0-9]+:/ { ours = / name kp_/ }
+	ours { for (i = 1; i <= NF; i++) if ($i == "memlock") { v = $(i + 1); sub(/B$/, "", v); s += v } }
+	END { printf "%d", s }')
+[ "$BT" -gt 0 ] && [ "$MB" -ge "$BT" ] && [ "$MB" -le $((BT + 65536)) ] ||
+	fail "status says the maps take $MB bytes, bpftool counts $BT for the kp_ maps"
+[ "$(ctl metrics | sed -n 's/^arpownd_kernel_path_map_bytes //p')" = "$MB" ] ||
+	fail "the metric arpownd_kernel_path_map_bytes is not status's $MB"
+pass "status and the metrics say the maps take $MB bytes (bpftool: $BT in the kp_ maps)"
 
 # --- more host addresses than the maps hold, on 64 interfaces arpownd
 # does not manage (each is still one of the host's: a marker each; spread
