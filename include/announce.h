@@ -2,7 +2,8 @@
  * when, in which order.  Pure: events in (start, stop), due steps out
  * through a callback that sends or not, and the next deadline for the one
  * timer.  Single addresses (one that moved) go before whole interfaces,
- * and whole interfaces take turns, an address each. */
+ * those a non-root peer asked for after root's and the daemon's, and
+ * whole interfaces take turns, an address each. */
 #ifndef ARPOWND_ANNOUNCE_H
 #define ARPOWND_ANNOUNCE_H
 
@@ -13,6 +14,9 @@
 #define ANN_RETRY_DELAY	0.01	/* seconds, after the send was refused */
 #define ANN_SINGLES	4096	/* single-address bursts pending before the next
 				 * one becomes its interface's whole burst */
+#define ANN_PEER_PENDING 16	/* single bursts one non-root peer asked for,
+				 * pending at once */
+#define ANN_PEERS	16	/* non-root peers with bursts pending at once */
 
 /* ann_start's flags, handed back in each step */
 #define ANN_F_START	0x01	/* the daemon's start: what the previous run
@@ -52,6 +56,14 @@ void ann_free(struct ann *a);
  * 0, or -1 when full (the burst is dropped). */
 int ann_start(struct ann *a, int ifindex, uint32_t addr, unsigned count, double interval,
     unsigned flags, double now);
+/* A burst for addr on ifindex that non-root peer uid asked for: it goes
+ * after root's and the daemon's singles.  0 (also when one of theirs for
+ * addr is pending: it goes out anyway); -1 when full; -2 when uid has
+ * ANN_PEER_PENDING pending already, or ANN_PEERS other peers have some. */
+int ann_ask(struct ann *a, int ifindex, uint32_t addr, unsigned count, double interval,
+    uint32_t uid, double now);
+/* How many more bursts peer uid may ask for now. */
+size_t ann_room(struct ann *a, uint32_t uid);
 /* Drop the burst for addr on ifindex; addr 0 drops all of ifindex's. */
 void ann_stop(struct ann *a, int ifindex, uint32_t addr);
 /* Run every step due at now through fn; the next deadline, 0 when none. */

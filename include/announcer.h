@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "conf.h"
 #include "publish.h"
@@ -53,10 +54,17 @@ void anr_changed(struct anr *a, const struct pub *p, const struct pub *old);
  * changed mode, or was given back.  During the start each address once
  * (what the previous run announced as it is, not at all); later in full. */
 void anr_ifm_event(void *arg, struct tbl_iface *ifp);
-/* "announce ADDR": a burst from the interface that speaks for addr (owns
- * or publishes it); false when none does.  *ifname: the owner, or NULL
- * for a published address (each interface it names). */
-bool anr_request(struct anr *a, uint32_t addr, const char **ifname);
+/* anr_request's answers */
+#define ANR_ASKED	0	/* queued (or pending already) */
+#define ANR_NONE	(-1)	/* no interface speaks for the address */
+#define ANR_BUSY	(-2)	/* the peer has ANN_PEER_PENDING bursts pending */
+
+/* "announce ADDR" from peer uid: a burst from the interface that speaks
+ * for addr (owns or publishes it); a non-root peer's goes after root's
+ * and the daemon's, ANN_PEER_PENDING of them at once (announce.h).
+ * *ifname: the owner, or NULL for a published address (each interface it
+ * names). */
+int anr_request(struct anr *a, uint32_t addr, uid_t uid, const char **ifname);
 /* One announcement of addr from ifp with mac, now, in defence of the
  * address (not held to the turn's budget); false when total_rate refused. */
 bool anr_defend(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t *mac);

@@ -5,6 +5,7 @@
 #define ARPOWND_COMMANDS_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "ctlproto.h"
 #include "report.h"
@@ -30,9 +31,10 @@ struct cmd_deps {
 /* NULL on ENOMEM. */
 struct cmd *cmd_new(const struct cmd_deps *d);
 void cmd_free(struct cmd *c);
-/* Answer req (ctl_handler): the body onto out, 0 and *type, or a sysexits
- * code with the reason on out; fd: a file root passed with it, or -1. */
-int cmd_handle(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char **type);
+/* Answer req from uid (ctl_handler): the body onto out, 0 and *type, or a
+ * sysexits code with the reason on out; fd: a file root passed with it, or -1. */
+int cmd_handle(void *arg, const struct ctlp_req *req, uid_t uid, int fd, FILE *out,
+    const char **type);
 /* SIGUSR1: what status and counters say, one log entry (a line of JSON)
  * each, at notice. */
 void cmd_dump(struct cmd *c);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "ctlproto.h"
 
@@ -19,10 +20,11 @@
 struct ctl;
 struct ev_loop;
 
-/* Answer req: write the body onto out and return 0 with *type "json" or
- * "text", or a sysexits code with the message (text) on out.  fd is one
- * root passed with the request (SCM_RIGHTS), else -1; ctl closes it after. */
-typedef int ctl_handler(void *arg, const struct ctlp_req *req, int fd, FILE *out,
+/* Answer req from a peer of uid (SO_PEERCRED): write the body onto out
+ * and return 0 with *type "json" or "text", or a sysexits code with the
+ * message (text) on out.  fd is one root passed with the request
+ * (SCM_RIGHTS), else -1; ctl closes it after. */
+typedef int ctl_handler(void *arg, const struct ctlp_req *req, uid_t uid, int fd, FILE *out,
     const char **type);
 
 /* Create and listen on dir/control: while root, before dropping

@@ -46,10 +46,12 @@ struct stats {
 	/* announcements, host-wide: bursts (one address, or all of an
 	 * interface's) queued; bursts dropped (the schedule full) and frames
 	 * announce_rate refused a defence; addresses a start left out because
-	 * the previous run had announced them as they still are */
+	 * the previous run had announced them as they still are; "announce"
+	 * requests refused a non-root peer with ANN_PEER_PENDING pending */
 	unsigned long long	announce_queued;
 	unsigned long long	announce_dropped;
 	unsigned long long	announce_skipped;
+	unsigned long long	announce_refused;
 	unsigned long long	handover_answered;	/* kept across the restart, answered */
 	unsigned long long	handover_dropped;	/* the kernel could not keep them */
 };

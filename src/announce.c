@@ -13,8 +13,19 @@
  * due take turns (round robin), so that with a frame budget for the whole
  * host none of 1,000 interfaces waits for another's 100 addresses.
  *
- * Bounded: at most max bursts; at most ANN_SINGLES single ones, past which
- * a single address becomes its interface's whole burst.  A hash of
+ * Two classes of single.  What a non-root control peer asked for
+ * ("announce ADDR" by a member of arpownd-admin) goes after everything
+ * else that is single: what moved, root's requests (keepalived's publish
+ * on a failover), so that a peer asking for 2,000 addresses does not put
+ * root's moved VIP a second or more behind them (the host's
+ * announce_rate is shared by all).  And it is bounded per peer uid:
+ * ANN_PEER_PENDING of its bursts pending at once, ANN_PEERS such peers,
+ * past which its asking is refused (it is told); root's and the daemon's
+ * singles keep ANN_SINGLES of room whatever the peers do.
+ *
+ * Bounded: at most max bursts; at most ANN_SINGLES single ones of root's
+ * and the daemon's, past which a single address becomes its interface's
+ * whole burst.  A hash of
  * (ifindex, address) finds a burst in O(1): a reload that publishes 65,536
  * addresses made two quadratic scans here once and held the loop for
  * seconds. */
@@ -30,6 +41,8 @@ struct burst {
 	unsigned	count;
 	double		interval;
 	double		due;
+	unsigned	peer;		/* single: 0 root's or the daemon's; else
+					 * asked by the peer at peers[peer - 1] */
 	/* whole: the addresses of ifindex whose own burst (they moved) sent
 	 * its first step while this one's first was under way; sorted */
 	uint32_t	*said;
@@ -42,9 +55,18 @@ struct list {
 	size_t		 n;
 };
 
+/* A non-root peer with single bursts pending. */
+struct peer {
+	uint32_t	uid;
+	unsigned	n;		/* its bursts pending; 0: a free entry */
+};
+
 struct ann {
 	struct list	 one, all;	/* single addresses; whole interfaces */
 	size_t		 max;
+	size_t		 cap_one;	/* room in one.v */
+	size_t		 npeer;		/* singles in one that peers asked for */
+	struct peer	 peers[ANN_PEERS];
 	size_t		 rr;		/* the whole burst whose turn is next */
 	int32_t		*idx;		/* hash: 0 empty, i + 1 in one, -(i + 1) in all */
 	size_t		 mask;
@@ -177,7 +199,10 @@ ann_new(size_t max)
 		cap *= 2;
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return NULL;
-	a->one.v = calloc(max < ANN_SINGLES ? max : ANN_SINGLES, sizeof(*a->one.v));
+	a->cap_one = ANN_SINGLES + ANN_PEERS * ANN_PEER_PENDING;
+	if (a->cap_one > max)
+		a->cap_one = max;
+	a->one.v = calloc(a->cap_one, sizeof(*a->one.v));
 	a->all.v = calloc(max, sizeof(*a->all.v));
 	a->idx = calloc(cap, sizeof(*a->idx));
 	if (a->one.v == NULL || a->all.v == NULL || a->idx == NULL) {
@@ -212,6 +237,10 @@ drop(struct ann *a, struct list *l, size_t i)
 	struct burst *b = &l->v[i];
 
 	said_clear(b);
+	if (b->peer != 0) {
+		a->peers[b->peer - 1].n--;
+		a->npeer--;
+	}
 	unhash(a, find_slot(a, b->s.ifindex, b->s.addr));
 	if (i != --l->n) {
 		l->v[i] = l->v[l->n];
@@ -240,6 +269,35 @@ ann_stop(struct ann *a, int ifindex, uint32_t addr)
 		drop(a, &a->all, (size_t)(b - a->all.v));
 }
 
+/* (Re)start b from its first step at now. */
+static void
+restart(struct burst *b, unsigned count, double interval, unsigned flags, double now)
+{
+	said_clear(b);		/* (a whole one) from the start again: all of it */
+	b->s.nth = 0;
+	b->s.flags = flags;
+	b->s.cursor = 0;
+	b->count = count;
+	b->interval = interval;
+	b->due = now;
+}
+
+/* A new burst for (ifindex, addr) at the end of l, or NULL when full. */
+static struct burst *
+add(struct ann *a, struct list *l, int ifindex, uint32_t addr)
+{
+	struct burst *b;
+
+	if (a->one.n + a->all.n >= a->max || (l == &a->one && l->n >= a->cap_one))
+		return NULL;
+	b = &l->v[l->n++];
+	memset(b, 0, sizeof(*b));
+	b->s.ifindex = ifindex;
+	b->s.addr = addr;
+	a->idx[find_slot(a, ifindex, addr)] = (l == &a->one ? 1 : -1) * (int32_t)l->n;
+	return b;
+}
+
 int
 ann_start(struct ann *a, int ifindex, uint32_t addr, unsigned count, double interval,
     unsigned flags, double now)
@@ -249,25 +307,72 @@ ann_start(struct ann *a, int ifindex, uint32_t addr, unsigned count, double inte
 
 	if (count == 0)
 		return 0;
-	if (addr != 0 && a->one.n >= ANN_SINGLES && find(a, ifindex, addr) == NULL)
+	if (addr != 0 && a->one.n - a->npeer >= ANN_SINGLES && find(a, ifindex, addr) == NULL)
 		addr = 0;
 	l = addr != 0 ? &a->one : &a->all;
-	if ((b = find(a, ifindex, addr)) == NULL) {
-		if (a->one.n + a->all.n >= a->max || (l == &a->one && l->n >= ANN_SINGLES))
-			return -1;
-		b = &l->v[l->n++];
-		memset(b, 0, sizeof(*b));
-		b->s.ifindex = ifindex;
-		b->s.addr = addr;
-		a->idx[find_slot(a, ifindex, addr)] = (l == &a->one ? 1 : -1) * (int32_t)l->n;
+	if ((b = find(a, ifindex, addr)) == NULL && (b = add(a, l, ifindex, addr)) == NULL)
+		return -1;
+	if (b->peer != 0) {
+		/* asked by a peer, and now moved (or asked by root): root's */
+		a->peers[b->peer - 1].n--;
+		a->npeer--;
+		b->peer = 0;
 	}
-	said_clear(b);		/* (a whole one) from the start again: all of it */
-	b->s.nth = 0;
-	b->s.flags = flags;
-	b->s.cursor = 0;
-	b->count = count;
-	b->interval = interval;
-	b->due = now;
+	restart(b, count, interval, flags, now);
+	return 0;
+}
+
+/* The entry of peer uid, a free one for it, or NULL when ANN_PEERS others
+ * have bursts pending. */
+static struct peer *
+peer_of(struct ann *a, uint32_t uid)
+{
+	struct peer *free_one = NULL;
+	size_t i;
+
+	for (i = 0; i < ANN_PEERS; i++) {
+		if (a->peers[i].n > 0 && a->peers[i].uid == uid)
+			return &a->peers[i];
+		if (a->peers[i].n == 0 && free_one == NULL)
+			free_one = &a->peers[i];
+	}
+	if (free_one != NULL)
+		free_one->uid = uid;
+	return free_one;
+}
+
+size_t
+ann_room(struct ann *a, uint32_t uid)
+{
+	struct peer *p = peer_of(a, uid);
+
+	return p == NULL ? 0 : ANN_PEER_PENDING - p->n;
+}
+
+int
+ann_ask(struct ann *a, int ifindex, uint32_t addr, unsigned count, double interval,
+    uint32_t uid, double now)
+{
+	struct burst *b;
+	struct peer *p;
+
+	if (count == 0 || addr == 0)
+		return 0;
+	if ((b = find(a, ifindex, addr)) != NULL) {
+		/* root's or the daemon's: going out already, ahead */
+		if (b->peer == 0)
+			return 0;
+		restart(b, count, interval, 0, now);
+		return 0;
+	}
+	if ((p = peer_of(a, uid)) == NULL || p->n >= ANN_PEER_PENDING)
+		return -2;
+	if ((b = add(a, &a->one, ifindex, addr)) == NULL)
+		return -1;
+	p->n++;
+	a->npeer++;
+	b->peer = (unsigned)(p - a->peers) + 1;
+	restart(b, count, interval, 0, now);
 	return 0;
 }
 
@@ -287,17 +392,20 @@ stepped(struct burst *b, double now)
 	return false;
 }
 
-/* The singles due: each whole, in the order they are in.  false when the
- * budget ran out. */
+/* The singles due of one class (peers': asked by non-root peers; else
+ * root's and the daemon's): each whole, in the order they are in.  false
+ * when the budget ran out. */
 static bool
-run_singles(struct ann *a, double now, ann_fn *fn, void *arg)
+run_singles(struct ann *a, double now, ann_fn *fn, void *arg, bool peers)
 {
 	struct burst *b, *w;
 	size_t i = 0;
 
+	if (peers && a->npeer == 0)
+		return true;
 	while (i < a->one.n) {
 		b = &a->one.v[i];
-		if (b->due > now) {
+		if (b->due > now || (b->peer != 0) != peers) {
 			i++;
 			continue;
 		}
@@ -380,7 +488,10 @@ ann_run(struct ann *a, double now, ann_fn *fn, void *arg)
 {
 	double next;
 
-	if (run_singles(a, now, fn, arg))
+	/* root's and the daemon's singles, then the peers', then the
+	 * interfaces: the peers' are bounded (ANN_PEERS × ANN_PEER_PENDING),
+	 * so they hold a walk up by a few hundred frames at most */
+	if (run_singles(a, now, fn, arg, false) && run_singles(a, now, fn, arg, true))
 		run_wholes(a, now, fn, arg);
 	next = earliest(&a->all, earliest(&a->one, 0));
 	/* something due is still waiting for the budget */

@@ -281,10 +281,29 @@ anr_ifm_event(void *arg, struct tbl_iface *ifp)
 		anr_start(a, ifp->ifindex, 0);
 }
 
+/* A burst for addr on ifindex as peer uid asked (root: as moved). */
+static int
+asked(struct anr *a, int ifindex, uint32_t addr, uid_t uid)
+{
+	int r;
+
+	if (uid == 0)
+		return burst(a, ifindex, addr);
+	r = ann_ask(a->ann, ifindex, addr, a->conf->announce_count,
+	    a->conf->announce_interval, (uint32_t)uid, ev_now(a->d.loop));
+	if (r == 0)
+		a->d.st->announce_queued++;
+	else if (r == -1)
+		a->d.st->announce_dropped++;
+	return r;
+}
+
 struct entry_arg {
 	struct anr		*a;
 	const struct pub_entry	*e;
 	uint32_t		 only;	/* network order: this address alone; 0: all */
+	uid_t			 uid;	/* only: who asked (0 root) */
+	size_t			 n;	/* count_cb: the interfaces */
 };
 
 static int
@@ -298,7 +317,7 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 	if (!anr_speaks(ifp) || !link_ready(ifp) || !pub_entry_on(x->e, ifp->name))
 		return 0;
 	if (x->only != 0)
-		return burst(x->a, ifp->ifindex, x->only) == -1;
+		return asked(x->a, ifp->ifindex, x->only, x->uid) != 0;
 	for (k = 0; k < set->n; k++)
 		for (h = set->v[k].lo; ; h++) {
 			if (burst(x->a, ifp->ifindex, htonl(h)) == -1)
@@ -312,7 +331,7 @@ entry_cb(struct tbl_iface *ifp, void *arg)
 void
 anr_entry(struct anr *a, const struct pub_entry *e)
 {
-	struct entry_arg x = { a, e, 0 };
+	struct entry_arg x = { a, e, 0, 0, 0 };
 
 	/* a large range is learned when asked for, never announced */
 	if (!pub_announced(e))
@@ -346,30 +365,50 @@ anr_changed(struct anr *a, const struct pub *p, const struct pub *old)
 	}
 }
 
-bool
-anr_request(struct anr *a, uint32_t addr, const char **ifname)
+/* The interfaces an entry's address is announced from (anr_request). */
+static int
+count_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct entry_arg *x = arg;
+
+	if (anr_speaks(ifp) && link_ready(ifp) && pub_entry_on(x->e, ifp->name))
+		x->n++;
+	return 0;
+}
+
+int
+anr_request(struct anr *a, uint32_t addr, uid_t uid, const char **ifname)
 {
 	const struct pub_entry *e;
 	struct tbl_iface *ifp;
+	int r = ANR_ASKED;
 
 	if ((ifp = tbl_addr_owner(a->d.tbl, addr, anr_speaks)) != NULL && anr_speaks(ifp)) {
 		*ifname = ifp->name;
-		anr_start(a, ifp->ifindex, addr);
-		return true;
-	}
-	if ((e = pub_find(a->pub, addr)) != NULL) {
+		if ((r = asked(a, ifp->ifindex, addr, uid)) == -1)
+			log_warnx("announcements: %d bursts pending already; %s not "
+			    "announced", ANR_BURSTS, log_ip(addr));
+		r = r == -2 ? ANR_BUSY : ANR_ASKED;
+	} else if ((e = pub_find(a->pub, addr)) != NULL) {
 		/* that address from each interface its entry names, not the
-		 * entry's every address (a /24 on eth* is 256 on each) */
-		struct entry_arg x = { a, e, addr };
+		 * entry's every address (a /24 on eth* is 256 on each); a
+		 * peer's all or none */
+		struct entry_arg x = { a, e, addr, uid, 0 };
 
 		*ifname = NULL;
-		if (tbl_iface_each(a->d.tbl, entry_cb, &x) != 0)
+		if (uid != 0)
+			tbl_iface_each(a->d.tbl, count_cb, &x);
+		if (uid != 0 && x.n > ann_room(a->ann, (uint32_t)uid))
+			r = ANR_BUSY;
+		else if (tbl_iface_each(a->d.tbl, entry_cb, &x) != 0)
 			log_warnx("announcements: %d bursts pending already; %s not "
 			    "announced everywhere", ANR_BURSTS, log_ip(addr));
-		soon(a);
-		return true;
-	}
-	return false;
+	} else
+		return ANR_NONE;
+	if (r == ANR_BUSY)
+		a->d.st->announce_refused++;
+	soon(a);
+	return r;
 }
 
 bool

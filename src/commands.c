@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "announce.h"
 #include "announcer.h"
 #include "commands.h"
 #include "jsonw.h"
@@ -50,13 +51,15 @@ reply_open(struct jw *w, FILE *out)
 }
 
 /* "announce ADDR|IFACE": a burst from the interface that owns the address
- * (or publishes it), or for every address of one interface. */
+ * (or publishes it), or for every address of one interface (one burst per
+ * interface however often asked); uid: who asks. */
 static int
-cmd_announce(struct cmd *c, const struct ctlp_req *req, FILE *out)
+cmd_announce(struct cmd *c, const struct ctlp_req *req, uid_t uid, FILE *out)
 {
 	const char *ifname = NULL;
 	struct tbl_iface *ifp;
 	struct jw w;
+	int r;
 
 	if (req->has_ifname) {
 		if ((ifp = tbl_iface_byname(c->d.tbl, req->ifname)) == NULL ||
@@ -68,10 +71,16 @@ cmd_announce(struct cmd *c, const struct ctlp_req *req, FILE *out)
 		}
 		anr_start(c->d.anr, ifp->ifindex, 0);
 		ifname = ifp->name;
-	} else if (!anr_request(c->d.anr, req->addr, &ifname)) {
+	} else if ((r = anr_request(c->d.anr, req->addr, uid, &ifname)) == ANR_NONE) {
 		fprintf(out, "%s: neither an address of an interface arpownd manages and "
 		    "announces on, nor published\n", log_ip(req->addr));
 		return EX_DATAERR;
+	} else if (r == ANR_BUSY) {
+		/* told, not logged: the peer may ask in a loop */
+		fprintf(out, "%s: busy: uid %u may have at most %d announcements it asked "
+		    "for pending (only root has no such limit); try again once they are "
+		    "sent\n", log_ip(req->addr), (unsigned)uid, ANN_PEER_PENDING);
+		return EX_TEMPFAIL;
 	}
 	reply_open(&w, out);
 	jw_bool(&w, "announced", true);
@@ -158,7 +167,8 @@ cmd_reload(struct cmd *c, int fd, FILE *out)
 }
 
 int
-cmd_handle(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char **type)
+cmd_handle(void *arg, const struct ctlp_req *req, uid_t uid, int fd, FILE *out,
+    const char **type)
 {
 	struct cmd *c = arg;
 	struct rpt_view v;
@@ -200,7 +210,7 @@ cmd_handle(void *arg, const struct ctlp_req *req, int fd, FILE *out, const char 
 	case CTLP_RELOAD:
 		return cmd_reload(c, fd, out);
 	case CTLP_ANNOUNCE:
-		return cmd_announce(c, req, out);
+		return cmd_announce(c, req, uid, out);
 	case CTLP_PUBLISH:
 	case CTLP_WITHDRAW:
 		return cmd_publish(c, req, out);

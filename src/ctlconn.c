@@ -192,7 +192,7 @@ client_request(struct client *k, const char *line, size_t len)
 		client_err(k, EX_TEMPFAIL, "out of memory; try again\n");
 		return;
 	}
-	code = c->fn(c->arg, &req, fd, f, &type);
+	code = c->fn(c->arg, &req, k->uid, fd, f, &type);
 	if (fd != -1)
 		close(fd);
 	if (fclose(f) != 0) {

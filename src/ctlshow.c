@@ -482,9 +482,10 @@ show_counters(json_object *o)
 	    num(dm, "send_errors"), num(dm, "capture_errors"), num(dm, "capture_drops"),
 	    num(dm, "learned"), num(dm, "resyncs"), num(dm, "conflicts_unlogged"));
 	printf("announcements: bursts queued %lld, pending %lld, dropped %lld; "
-	    "addresses left out at start %lld\n", num(dm, "announce_queued"),
-	    num(dm, "announce_pending"), num(dm, "announce_dropped"),
-	    num(dm, "announce_skipped"));
+	    "addresses left out at start %lld; requests refused a peer %lld\n",
+	    num(dm, "announce_queued"), num(dm, "announce_pending"),
+	    num(dm, "announce_dropped"), num(dm, "announce_skipped"),
+	    num(dm, "announce_refused"));
 }
 
 static void

@@ -292,6 +292,9 @@ met_render(const struct rpt_view *v, FILE *f)
 	counter(f, "arpownd_announce_skipped_total", "Addresses a start did not "
 	    "announce: the previous run had, from the same interface and MAC",
 	    st->announce_skipped);
+	counter(f, "arpownd_announce_refused_total", "Announce requests refused a "
+	    "non-root peer with as many of its own pending as it may have",
+	    st->announce_refused);
 	counter(f, "arpownd_handover_answered_total", "Requests for published "
 	    "addresses kept across the restart into this run and answered at its "
 	    "start", st->handover_answered);

@@ -437,6 +437,7 @@ rpt_counters(const struct rpt_view *v, FILE *f)
 	jw_u64(&w, "announce_pending", v->announce_pending);
 	jw_u64(&w, "announce_dropped", v->st->announce_dropped);
 	jw_u64(&w, "announce_skipped", v->st->announce_skipped);
+	jw_u64(&w, "announce_refused", v->st->announce_refused);
 	jw_u64(&w, "handover_answered", v->st->handover_answered);
 	jw_u64(&w, "handover_dropped", v->st->handover_dropped);
 	jw_u64(&w, "conflicts_unlogged", v->cfl != NULL ? cfl_suppressed(v->cfl) : 0);

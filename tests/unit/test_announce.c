@@ -317,6 +317,92 @@ test_said(void **state)
 	ann_free(a);
 }
 
+/* What a non-root peer asked for goes after root's and the daemon's
+ * singles: with 16 of a peer's pending and a budget for one frame, root's
+ * single started after them is sent first; then the peer's, then the
+ * whole interfaces. */
+static void
+test_peer_after_root(void **state)
+{
+	struct ann *a = ann_new(64);
+	uint32_t i;
+
+	(void)state;
+	reset();
+	naddrs = 100;
+	ann_start(a, 1, 0, 1, 1.0, 0, 0.0);
+	for (i = 1; i <= ANN_PEER_PENDING; i++)
+		assert_int_equal(ann_ask(a, 2, 0x0a090000 + i, 3, 1.1, 1000, 0.0), 0);
+	assert_int_equal(ann_start(a, 2, 0x0a000032, 3, 1.1, 0, 0.0), 0);
+	budget = 1;
+	run(a, 0.0);
+	assert_int_equal(ncalls, 1);
+	assert_int_equal(calls[0].addr, 0x0a000032);
+	/* root's second step is not due: the peer's, all of them, before the
+	 * interface's walk */
+	budget = ANN_PEER_PENDING + 1;
+	run(a, 0.01);
+	assert_int_equal(ncalls, ANN_PEER_PENDING + 2);
+	for (i = 1; i <= ANN_PEER_PENDING; i++)
+		assert_int_equal(calls[i].addr >> 16, 0x0a09);
+	assert_int_equal(calls[ANN_PEER_PENDING + 1].addr, 0);
+	/* at the next steps root's is first again */
+	budget = 1;
+	run(a, 1.2);
+	assert_int_equal(calls[ANN_PEER_PENDING + 2].addr, 0x0a000032);
+	assert_int_equal(calls[ANN_PEER_PENDING + 2].nth, 1);
+	ann_free(a);
+}
+
+/* A non-root peer has ANN_PEER_PENDING bursts pending at most, ANN_PEERS
+ * peers at once; past that it is refused (-2), room comes back as its
+ * bursts end; root's singles keep their ANN_SINGLES whatever the peers
+ * hold. */
+static void
+test_peer_bound(void **state)
+{
+	struct ann *a = ann_new(65536);
+	uint32_t i, u;
+
+	(void)state;
+	reset();
+	assert_int_equal(ann_room(a, 1000), ANN_PEER_PENDING);
+	for (i = 1; i <= ANN_PEER_PENDING; i++)
+		assert_int_equal(ann_ask(a, 2, 0x0a090000 + i, 3, 1.1, 1000, 0.0), 0);
+	assert_int_equal(ann_room(a, 1000), 0);
+	assert_int_equal(ann_ask(a, 2, 0x0a09ffff, 3, 1.1, 1000, 0.0), -2);
+	/* asking again for one it has pending restarts it, costs nothing */
+	assert_int_equal(ann_ask(a, 2, 0x0a090001, 3, 1.1, 1000, 0.5), 0);
+	/* one root has pending goes out anyway: not refused, not counted */
+	assert_int_equal(ann_start(a, 2, 0x0a000032, 3, 1.1, 0, 0.0), 0);
+	assert_int_equal(ann_ask(a, 2, 0x0a000032, 3, 1.1, 1000, 0.0), 0);
+	/* root asking for one the peer asked for makes it root's */
+	assert_int_equal(ann_start(a, 2, 0x0a090002, 3, 1.1, 0, 0.0), 0);
+	assert_int_equal(ann_room(a, 1000), 1);
+	assert_int_equal(ann_ask(a, 2, 0x0a09fffe, 3, 1.1, 1000, 0.0), 0);
+	/* the other peers, each with its own bound, ANN_PEERS of them */
+	for (u = 1001; u < 1000 + ANN_PEERS; u++)
+		for (i = 1; i <= ANN_PEER_PENDING; i++)
+			assert_int_equal(ann_ask(a, 3, (u << 16) + i, 3, 1.1, u, 0.0), 0);
+	assert_int_equal(ann_room(a, 5000), 0);
+	assert_int_equal(ann_ask(a, 3, 0x0b000001, 3, 1.1, 5000, 0.0), -2);
+	/* root's and the daemon's singles have their room still */
+	for (i = 1; i < ANN_SINGLES - 1; i++)
+		assert_int_equal(ann_start(a, 4, i, 3, 1.1, 0, 0.0), 0);
+	assert_null(ann_first(a, 4, 0));
+	assert_non_null(ann_first(a, 4, ANN_SINGLES - 2));
+	/* the bursts end (three steps each; one restarted at 0.5): the
+	 * peers' room is back */
+	ann_stop(a, 4, 0);
+	run(a, 0.5);
+	run(a, 1.6);
+	run(a, 2.7);
+	assert_int_equal(ann_pending(a), 0);
+	assert_int_equal(ann_room(a, 1000), ANN_PEER_PENDING);
+	assert_int_equal(ann_room(a, 5000), ANN_PEER_PENDING);
+	ann_free(a);
+}
+
 /* Many single addresses: past ANN_SINGLES the next becomes its interface's
  * whole burst; a single one of another interface is not lost; every start
  * costs O(1) (65,536 of them here, at once). */
@@ -365,6 +451,8 @@ main(void)
 		cmocka_unit_test(test_first),
 		cmocka_unit_test(test_said),
 		cmocka_unit_test(test_many_collapse),
+		cmocka_unit_test(test_peer_after_root),
+		cmocka_unit_test(test_peer_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

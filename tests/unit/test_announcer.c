@@ -235,13 +235,13 @@ test_request_owner_or_published(void **state)
 	const char *ifname = "x", *why;
 	char err[128];
 
-	assert_true(anr_request(f->anr, ip("10.0.0.2"), &ifname));
+	assert_int_equal(anr_request(f->anr, ip("10.0.0.2"), 0, &ifname), ANR_ASKED);
 	assert_string_equal(ifname, "eth1");
-	assert_false(anr_request(f->anr, ip("10.9.9.9"), &ifname));
+	assert_int_equal(anr_request(f->anr, ip("10.9.9.9"), 0, &ifname), ANR_NONE);
 	assert_int_equal(pub_runtime_make(&e, ntohl(ip("10.0.0.50")), 32, "eth*", &why), 0);
 	e.literal = false;	/* as a [publish] section's glob */
 	assert_int_equal(pub_add(f->pub, &e, err, sizeof(err)), 0);
-	assert_true(anr_request(f->anr, ip("10.0.0.50"), &ifname));
+	assert_int_equal(anr_request(f->anr, ip("10.0.0.50"), 0, &ifname), ANR_ASKED);
 	assert_null(ifname);
 	anr_run(f->anr);
 	/* from every interface the entry names */
@@ -253,6 +253,48 @@ test_request_owner_or_published(void **state)
 	anr_entry(f->anr, pub_find(f->pub, ip("10.0.0.50")));
 	anr_run(f->anr);
 	assert_int_equal(frames(2, ip("10.0.0.50")), 0);
+}
+
+/* "announce" from a non-root peer: ANN_PEER_PENDING of its bursts
+ * pending, then refused (counted); a published address needs one per
+ * interface, all or none; root is not held to it. */
+static void
+test_request_peer_bound(void **state)
+{
+	struct fx *f = *state;
+	struct pub_entry e;
+	const char *ifname, *why;
+	char err[128];
+	size_t n;
+	int i;
+
+	assert_int_equal(pub_runtime_make(&e, ntohl(ip("10.0.1.0")), 24, "eth*", &why), 0);
+	e.literal = false;
+	assert_int_equal(pub_add(f->pub, &e, err, sizeof(err)), 0);
+	assert_int_equal(anr_request(f->anr, ip("10.0.0.2"), 1000, &ifname), ANR_ASKED);
+	/* 7 addresses from two interfaces each: 15 pending */
+	for (i = 1; i <= 7; i++)
+		assert_int_equal(anr_request(f->anr, htonl(0x0a000100 + i), 1000, &ifname),
+		    ANR_ASKED);
+	n = anr_pending(f->anr);
+	assert_int_equal(n, 2 * 7 + 1);
+	/* room for one more: not two, none of them queued */
+	assert_int_equal(anr_request(f->anr, ip("10.0.1.8"), 1000, &ifname), ANR_BUSY);
+	assert_int_equal(anr_pending(f->anr), n);
+	assert_int_equal(f->st.announce_refused, 1);
+	/* another peer, and root, are not held to 1000's bound */
+	assert_int_equal(anr_request(f->anr, ip("10.0.1.8"), 1001, &ifname), ANR_ASKED);
+	for (i = 9; i <= 40; i++)
+		assert_int_equal(anr_request(f->anr, htonl(0x0a000100 + i), 0, &ifname),
+		    ANR_ASKED);
+	assert_int_equal(f->st.announce_refused, 1);
+	/* sent: 1000 may ask again */
+	for (i = 0; i < 40 && anr_pending(f->anr) > 0; i++) {
+		anr_run(f->anr);
+		pass(f, 0.02);
+	}
+	assert_int_equal(anr_pending(f->anr), 0);
+	assert_int_equal(anr_request(f->anr, ip("10.0.1.8"), 1000, &ifname), ANR_ASKED);
 }
 
 /* announce_rate: one budget for the host, the interfaces taking turns;
@@ -401,6 +443,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_budget_per_turn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_total_rate_leaves_half_for_replies, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_request_peer_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_request_owner_or_published, setup,
 		    teardown),
 	};
