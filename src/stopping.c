@@ -54,22 +54,6 @@
  * answers in microseconds, a busy host makes it wait for a CPU) */
 #define CATCH_UP_MS	200
 
-/* The strict mode the configuration leaves on name (the interface's mode
- * under c; when c names none, or is unreadable, owner's: the kernel
- * answers from the owning NIC), or STATE_NONE: stop_leaves = originals. */
-static int
-strict_for(const struct conf *c, const char *name)
-{
-	int mode;
-
-	if (c == NULL)
-		return IFM_ARP_IGNORE_OWNER;
-	if (c->stop_leaves == CONF_STOP_ORIGINALS)
-		return STATE_NONE;
-	mode = conf_iface_mode(c, name);
-	return mode < 0 ? IFM_ARP_IGNORE_OWNER : ifm_leave_for(c, mode);
-}
-
 /* Record o's interface, as it is named now (renames while it ran are
  * followed by the daemon), in now; false when it is gone. */
 static bool
@@ -95,7 +79,7 @@ write_strict(struct rtnl *r, const struct state *st, const struct conf *c)
 	for (i = 0; i < st->n; i++) {
 		if (st->v[i].arp_ignore == STATE_NONE || !current(&st->v[i], now))
 			continue;
-		if ((leave = strict_for(c, now)) == STATE_NONE)
+		if ((leave = ifm_leave_named(c, now)) == STATE_NONE)
 			continue;
 		if (sys_get(now, "arp_ignore", &v) == 0 && v == leave)
 			continue;
@@ -117,7 +101,7 @@ in_strict(const struct state *st, const struct conf *c)
 
 	for (i = 0; i < st->n; i++)
 		if (st->v[i].arp_ignore != STATE_NONE && current(&st->v[i], now) &&
-		    (leave = strict_for(c, now)) != STATE_NONE &&
+		    (leave = ifm_leave_named(c, now)) != STATE_NONE &&
 		    sys_get(now, "arp_ignore", &v) == 0 && v == leave)
 			n++;
 	return n;
@@ -164,7 +148,7 @@ gives_back(const struct state *st, const struct conf *c)
 
 	for (i = 0; i < st->n; i++)
 		if (st->v[i].arp_ignore != STATE_NONE && st->v[i].leave == STATE_NONE &&
-		    current(&st->v[i], now) && strict_for(c, now) != STATE_NONE)
+		    current(&st->v[i], now) && ifm_leave_named(c, now) != STATE_NONE)
 			return true;
 	return false;
 }
@@ -187,7 +171,7 @@ record_strict(const char *state_dir, const struct conf *c)
 	for (i = 0; i < st.n; i++)
 		if (st.v[i].arp_ignore != STATE_NONE && st.v[i].leave == STATE_NONE &&
 		    current(&st.v[i], now))
-			st.v[i].leave = strict_for(c, now);
+			st.v[i].leave = ifm_leave_named(c, now);
 	if ((r = sdir_save(sd, &st)) == -1)
 		log_warn("%s: the records", state_dir);
 out:
