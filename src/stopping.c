@@ -23,7 +23,9 @@
  * and goes on with the restart. */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <net/if.h>
 #include <errno.h>
 #include <poll.h>
@@ -180,6 +182,37 @@ out:
 	return r;
 }
 
+/* Does pid hold the lock of state_dir (flock on its "lock", which every
+ * daemon takes before it touches a sysctl and holds until it is gone)?
+ * MAINPID comes from the environment: a stale one, a forged one or one
+ * a compromised daemon had systemd take names a process that is not the
+ * daemon of these records, which root must never stop or kill.  The
+ * kernel's table of locks says who holds it, not anything the daemon
+ * wrote. */
+static bool
+holds_lock(const char *state_dir, int pid)
+{
+	char path[4096], line[256];
+	unsigned maj, min;
+	unsigned long ino;
+	struct stat sb;
+	bool r = false;
+	FILE *f;
+	int who;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/lock", state_dir) >= sizeof(path) ||
+	    stat(path, &sb) == -1 || (f = fopen("/proc/locks", "re")) == NULL)
+		return false;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 00:19:5678 0 EOF"; waiters ("->")
+	 * hold nothing */
+	while (!r && fgets(line, sizeof(line), f) != NULL)
+		r = sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu", &who, &maj, &min,
+		    &ino) == 4 && who == pid && maj == major(sb.st_dev) &&
+		    min == minor(sb.st_dev) && ino == (unsigned long)sb.st_ino;
+	fclose(f);
+	return r;
+}
+
 static double
 now_s(void)
 {
@@ -284,7 +317,13 @@ stp_run(const struct daemon_opts *o)
 	if ((c = rld_load_conf(&src, NULL)) == NULL)
 		log_warnx("the configuration cannot be read: the strict mode of owner "
 		    "(arp_ignore 1) for a takeover");
-	if (gives_back(&st, c))
+	if (!gives_back(&st, c))
+		;
+	else if (!holds_lock(o->state_dir, pid))
+		log_warnx("MAINPID %d does not hold %s/lock: not the daemon of these "
+		    "records (no arpownd runs, or it is another process); no takeover, "
+		    "nothing signalled", pid, o->state_dir);
+	else
 		code = take_over(pid, o, &st, c);
 	conf_free(c);
 out:
