@@ -50,6 +50,10 @@ size_t ifm_restore_all(struct ifm *m, bool originals);
 /* The arp_ignore a stop leaves for mode under c (stop_leaves), or
  * STATE_NONE: the originals. */
 int ifm_leave_for(const struct conf *c, int mode);
+/* The arp_ignore a stop leaves on the interface called name under c
+ * (its mode's strict value), or STATE_NONE: the originals; c NULL (no
+ * configuration could be read): owner's, arp_ignore 1. */
+int ifm_leave_named(const struct conf *c, const char *name);
 /* Is v a value arpownd itself set on rec's interface (8, or what a stop
  * left)?  Such a value is never an original. */
 bool ifm_ours(const struct state_orig *rec, int v);

@@ -542,6 +542,19 @@ give_back(struct ifm *m, const struct tbl_iface *ifp, const struct state_orig *r
 	return rtnl_set_arp(m->r, ifp->ifindex, rec->arp_ignore, rec->arp_announce);
 }
 
+int
+ifm_leave_named(const struct conf *c, const char *name)
+{
+	int mode;
+
+	if (c == NULL)
+		return IFM_ARP_IGNORE_OWNER;
+	if (c->stop_leaves == CONF_STOP_ORIGINALS)
+		return STATE_NONE;
+	mode = conf_iface_mode(c, name);
+	return mode < 0 ? IFM_ARP_IGNORE_OWNER : ifm_leave_for(c, mode);
+}
+
 bool
 ifm_ours(const struct state_orig *rec, int v)
 {

@@ -213,8 +213,10 @@ main(int argc, char *argv[])
 		conf_free(c);
 		return EX_OK;
 	}
-	if (restore)
-		return off_restore(o.state_dir, originals);
+	if (restore) 		{
+		src = (struct rld_source){ o.conf_path, o.conf_explicit, false, { NULL, NULL } };
+		return off_restore(o.state_dir, &src, originals);
+	}
 	if (stopping)
 		return stp_run(&o);
 	if (withdraw != NULL)

@@ -115,6 +115,39 @@ out:
 	return code;
 }
 
+/* The leave= of o's record as root may act on it for the interface now:
+ * the daemon, which writes the records, may have turned hostile.  The
+ * kernel's strict modes (1, 2) leave the host answering, each address
+ * from its own NIC; any other value (8: deaf for good once no daemon
+ * runs; 0 or 3..7: the weak host) only when the configuration, read
+ * here by root, gives it to that interface (mode = off, or system).
+ * Otherwise the configuration's value: *c is loaded the first time. */
+static int
+checked_leave(const struct state_orig *o, const char *now, const struct rld_source *src,
+    struct conf **c, bool *loaded)
+{
+	int want;
+
+	if (o->leave == STATE_NONE || o->leave == IFM_ARP_IGNORE_OWNER ||
+	    o->leave == IFM_ARP_IGNORE_SUBNET)
+		return o->leave;
+	if (!*loaded) {
+		*loaded = true;
+		if ((*c = rld_load_conf(src, NULL)) == NULL)
+			log_warnx("the configuration cannot be read: the strict mode of "
+			    "owner (arp_ignore 1) for a record that names %d", o->leave);
+	}
+	if ((want = ifm_leave_named(*c, now)) == o->leave)
+		return o->leave;
+	if (want == STATE_NONE)
+		log_warnx("%s: its record leaves arp_ignore=%d, which the configuration "
+		    "does not give it (stop_leaves = originals): its originals", now, o->leave);
+	else
+		log_warnx("%s: its record leaves arp_ignore=%d, which the configuration "
+		    "does not give it: arp_ignore=%d", now, o->leave, want);
+	return want;
+}
+
 /* What --restore sets on o's interface now[idx]: its strict value (the
  * record kept), or its originals (the record dropped). */
 static int
@@ -148,8 +181,10 @@ put_back(struct rtnl *r, int idx, const char *now, struct state_orig *o, bool or
 }
 
 int
-off_restore(const char *state_dir, bool originals)
+off_restore(const char *state_dir, const struct rld_source *src, bool originals)
 {
+	struct conf *c = NULL;
+	bool loaded = false;
 	char err[512], now[IF_NAMESIZE], note[128];
 	struct sdir *sd;
 	struct state st = { 0 };
@@ -221,6 +256,9 @@ off_restore(const char *state_dir, bool originals)
 			idx = if_indextoname((unsigned)o->ifindex, now) != NULL ? o->ifindex : 0;
 		else if ((idx = (int)if_nametoindex(o->name)) != 0)
 			memcpy(now, o->name, sizeof(now));
+		/* from here on, the record's leave is one root has checked */
+		if (idx != 0 && !originals)
+			o->leave = checked_leave(o, now, src, &c, &loaded);
 		if (idx == 0) {
 			log_info("%s: gone, nothing to restore", o->name);
 		} else if (strcmp(now, o->name) != 0 && !ifm_ours(o, current_ignore(now))) {
@@ -255,6 +293,7 @@ off_restore(const char *state_dir, bool originals)
 	log_info("restore: %zu interfaces left in the kernel's strict mode, %zu given "
 	    "their originals back, in %.0f ms", kept, given, now_ms() - t0);
 out:
+	conf_free(c);
 	rtnl_close(r);
 	state_clear(&st);
 	sdir_close(sd);

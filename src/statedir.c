@@ -760,12 +760,14 @@ sdir_announced_save(struct sdir *sd, const char *lines, size_t len)
 int
 sdir_note_put(struct sdir *sd, const char *text)
 {
-	char err[320];
 	int fd, r;
 
+	/* root's own file, not given to the directory's owner: --restore
+	 * believes only a note that the daemon could not have written */
 	(void)unlinkat(sd->dfd, NOTE_FILE, 0);
-	if ((fd = open_in(sd, NOTE_FILE, O_WRONLY, true, err, sizeof(err))) == -1) {
-		log_warnx("%s", err);
+	if ((fd = openat(sd->dfd, NOTE_FILE, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC | O_NOCTTY, 0600)) == -1) {
+		log_warn("%s/%s", sd->path, NOTE_FILE);
 		return -1;
 	}
 	r = write_all(fd, text, strlen(text));
@@ -776,18 +778,28 @@ sdir_note_put(struct sdir *sd, const char *text)
 void
 sdir_note_take(struct sdir *sd, char *buf, size_t len)
 {
-	char err[320];
+	struct stat sb;
 	ssize_t r;
 	int fd;
 
 	buf[0] = '\0';
-	if ((fd = open_in(sd, NOTE_FILE, O_RDONLY, false, err, sizeof(err))) == -1) {
+	if ((fd = openat(sd->dfd, NOTE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+	    O_NONBLOCK)) == -1) {
 		if (errno != ENOENT)
-			log_warnx("%s", err);
+			log_warn("%s/%s", sd->path, NOTE_FILE);
 		return;
 	}
-	r = read(fd, buf, len - 1);
-	buf[r > 0 ? r : 0] = '\0';
+	/* the directory's owner (the unprivileged daemon) can put a file
+	 * here, and the note gives the originals back: only one written by
+	 * our own uid (root's --stopping), a regular file of one link */
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_nlink != 1 ||
+	    sb.st_uid != geteuid())
+		log_warnx("%s/%s: not written by uid %u (--stopping): ignored", sd->path,
+		    NOTE_FILE, (unsigned)geteuid());
+	else {
+		r = read(fd, buf, len - 1);
+		buf[r > 0 ? r : 0] = '\0';
+	}
 	close(fd);
 	if (!sd->readonly)
 		(void)unlinkat(sd->dfd, NOTE_FILE, 0);

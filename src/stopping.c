@@ -23,7 +23,9 @@
  * and goes on with the restart. */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <net/if.h>
 #include <errno.h>
 #include <poll.h>
@@ -54,22 +56,6 @@
  * answers in microseconds, a busy host makes it wait for a CPU) */
 #define CATCH_UP_MS	200
 
-/* The strict mode the configuration leaves on name (the interface's mode
- * under c; when c names none, or is unreadable, owner's: the kernel
- * answers from the owning NIC), or STATE_NONE: stop_leaves = originals. */
-static int
-strict_for(const struct conf *c, const char *name)
-{
-	int mode;
-
-	if (c == NULL)
-		return IFM_ARP_IGNORE_OWNER;
-	if (c->stop_leaves == CONF_STOP_ORIGINALS)
-		return STATE_NONE;
-	mode = conf_iface_mode(c, name);
-	return mode < 0 ? IFM_ARP_IGNORE_OWNER : ifm_leave_for(c, mode);
-}
-
 /* Record o's interface, as it is named now (renames while it ran are
  * followed by the daemon), in now; false when it is gone. */
 static bool
@@ -95,7 +81,7 @@ write_strict(struct rtnl *r, const struct state *st, const struct conf *c)
 	for (i = 0; i < st->n; i++) {
 		if (st->v[i].arp_ignore == STATE_NONE || !current(&st->v[i], now))
 			continue;
-		if ((leave = strict_for(c, now)) == STATE_NONE)
+		if ((leave = ifm_leave_named(c, now)) == STATE_NONE)
 			continue;
 		if (sys_get(now, "arp_ignore", &v) == 0 && v == leave)
 			continue;
@@ -117,7 +103,7 @@ in_strict(const struct state *st, const struct conf *c)
 
 	for (i = 0; i < st->n; i++)
 		if (st->v[i].arp_ignore != STATE_NONE && current(&st->v[i], now) &&
-		    (leave = strict_for(c, now)) != STATE_NONE &&
+		    (leave = ifm_leave_named(c, now)) != STATE_NONE &&
 		    sys_get(now, "arp_ignore", &v) == 0 && v == leave)
 			n++;
 	return n;
@@ -164,7 +150,7 @@ gives_back(const struct state *st, const struct conf *c)
 
 	for (i = 0; i < st->n; i++)
 		if (st->v[i].arp_ignore != STATE_NONE && st->v[i].leave == STATE_NONE &&
-		    current(&st->v[i], now) && strict_for(c, now) != STATE_NONE)
+		    current(&st->v[i], now) && ifm_leave_named(c, now) != STATE_NONE)
 			return true;
 	return false;
 }
@@ -187,12 +173,43 @@ record_strict(const char *state_dir, const struct conf *c)
 	for (i = 0; i < st.n; i++)
 		if (st.v[i].arp_ignore != STATE_NONE && st.v[i].leave == STATE_NONE &&
 		    current(&st.v[i], now))
-			st.v[i].leave = strict_for(c, now);
+			st.v[i].leave = ifm_leave_named(c, now);
 	if ((r = sdir_save(sd, &st)) == -1)
 		log_warn("%s: the records", state_dir);
 out:
 	state_clear(&st);
 	sdir_close(sd);
+	return r;
+}
+
+/* Does pid hold the lock of state_dir (flock on its "lock", which every
+ * daemon takes before it touches a sysctl and holds until it is gone)?
+ * MAINPID comes from the environment: a stale one, a forged one or one
+ * a compromised daemon had systemd take names a process that is not the
+ * daemon of these records, which root must never stop or kill.  The
+ * kernel's table of locks says who holds it, not anything the daemon
+ * wrote. */
+static bool
+holds_lock(const char *state_dir, int pid)
+{
+	char path[4096], line[256];
+	unsigned maj, min;
+	unsigned long ino;
+	struct stat sb;
+	bool r = false;
+	FILE *f;
+	int who;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/lock", state_dir) >= sizeof(path) ||
+	    stat(path, &sb) == -1 || (f = fopen("/proc/locks", "re")) == NULL)
+		return false;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 00:19:5678 0 EOF"; waiters ("->")
+	 * hold nothing */
+	while (!r && fgets(line, sizeof(line), f) != NULL)
+		r = sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu", &who, &maj, &min,
+		    &ino) == 4 && who == pid && maj == major(sb.st_dev) &&
+		    min == minor(sb.st_dev) && ino == (unsigned long)sb.st_ino;
+	fclose(f);
 	return r;
 }
 
@@ -300,7 +317,13 @@ stp_run(const struct daemon_opts *o)
 	if ((c = rld_load_conf(&src, NULL)) == NULL)
 		log_warnx("the configuration cannot be read: the strict mode of owner "
 		    "(arp_ignore 1) for a takeover");
-	if (gives_back(&st, c))
+	if (!gives_back(&st, c))
+		;
+	else if (!holds_lock(o->state_dir, pid))
+		log_warnx("MAINPID %d does not hold %s/lock: not the daemon of these "
+		    "records (no arpownd runs, or it is another process); no takeover, "
+		    "nothing signalled", pid, o->state_dir);
+	else
 		code = take_over(pid, o, &st, c);
 	conf_free(c);
 out:
