@@ -12,7 +12,8 @@
 
 #define PJN_FLOOR	256		/* records before a compaction, at least */
 #define PJN_MAX_SIZE	(4 << 20)	/* a larger journal is not read */
-#define PJN_RECORD_MAX	(160)		/* a record, at most */
+#define PJN_TEXT_MAX	160		/* a record's text, at most */
+#define PJN_RECORD_MAX	(PJN_TEXT_MAX + 40)	/* a whole record (gen, CRC), at most */
 
 /* What a replay found in a journal. */
 struct pjn_replay {
@@ -24,7 +25,8 @@ struct pjn_replay {
 
 /* Pure: the record of op ('+' with an entry's line, '-' with its
  * ADDR/LEN) following snapshot generation gen, in buf; its length, or 0
- * when it does not fit (PJN_RECORD_MAX holds any). */
+ * when it does not fit (PJN_RECORD_MAX bytes hold any) or
+ * text is longer than PJN_TEXT_MAX or holds a newline. */
 size_t pjn_record(char *buf, size_t len, uint64_t gen, char op, const char *text,
     size_t textlen);
 /* Pure: the lines of snapshot snap (generation gen) with the journal's

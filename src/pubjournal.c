@@ -42,7 +42,7 @@ pjn_record(char *buf, size_t len, uint64_t gen, char op, const char *text, size_
 {
 	int n;
 
-	if (textlen > PJN_RECORD_MAX || memchr(text, '\n', textlen) != NULL)
+	if (textlen > PJN_TEXT_MAX || memchr(text, '\n', textlen) != NULL)
 		return 0;
 	n = snprintf(buf, len, "%" PRIu64 " %c %.*s", gen, op, (int)textlen, text);
 	if (n < 0 || (size_t)n + CRC_LEN + 2 > len)
@@ -60,7 +60,7 @@ parse_record(const char *p, size_t len, uint64_t *gen, char *op, const char **te
 	char want[CRC_LEN + 1];
 	const char *s = p, *end;
 
-	if (len < CRC_LEN + 5 || len > PJN_RECORD_MAX + 32)
+	if (len < CRC_LEN + 5 || len >= PJN_RECORD_MAX)
 		return -1;
 	end = p + len - CRC_LEN;
 	snprintf(want, sizeof(want), " %08" PRIx32, state_crc32(p, (size_t)(end - p)));
@@ -325,7 +325,7 @@ int
 pjn_append(struct pjn *j, char op, const char *text, size_t len)
 {
 	int fd = sdir_published_log(j->sd), e;
-	char rec[PJN_RECORD_MAX + 32];
+	char rec[PJN_RECORD_MAX];
 	size_t n, off = 0;
 	ssize_t w;
 
