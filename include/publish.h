@@ -14,6 +14,7 @@
 #define PUB_ANNOUNCE_MAX 256	/* an entry with more addresses is never announced */
 #define PUB_RUNTIME_PLEN 16	/* arpownctl publish: no wider range without force */
 #define PUB_RUNTIME_MAX	(1u << (32 - PUB_RUNTIME_PLEN))	/* nor more in all */
+#define PUB_LINE_MAX	128	/* a runtime entry's saved line, at most */
 
 /* One [publish LABEL] section, or one runtime entry (arpownctl publish). */
 struct pub_entry {
@@ -52,11 +53,16 @@ const struct pub_entry *pub_lookup(const struct pub *p, uint32_t addr, const cha
  * pub_announced), with its entry; false past the last. */
 bool pub_nth_on(const struct pub *p, const char *ifname, uint64_t n, uint32_t *addr,
     const struct pub_entry **e);
-/* Addresses published at run time, all entries together. */
+/* Addresses published at run time, all entries together; O(1). */
 uint64_t pub_runtime_count(const struct pub *p);
-/* Entries, in the order added; and the i-th. */
+/* Entries: the configuration's sections in their order, then the
+ * runtime entries (a withdraw moves the last one into the gap); and the
+ * i-th. */
 size_t pub_count(const struct pub *p);
 const struct pub_entry *pub_at(const struct pub *p, size_t i);
+/* Runtime entry e as its line "ADDR/LEN IFACE [MAC]\n" in buf
+ * (PUB_LINE_MAX bytes hold any); its length. */
+size_t pub_format_entry(const struct pub_entry *e, char *buf, size_t len);
 /* The runtime entries as lines "ADDR/LEN IFACE [MAC]\n", malloc'd. */
 char *pub_format_runtime(const struct pub *p, size_t *len);
 /* Called for a saved runtime entry that overlaps one already in the set

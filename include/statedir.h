@@ -4,11 +4,13 @@
 #define ARPOWND_STATEDIR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "statefile.h"
 
 #define SDIR_DEFAULT_DIR	"/run/arpownd"
+#define SDIR_PUB_LOG		"published.log"	/* pubjournal.c's journal */
 
 /* Whose directory sdir_open accepts. */
 enum sdir_mode {
@@ -35,13 +37,20 @@ void sdir_close(struct sdir *sd);
 int sdir_load(struct sdir *sd, struct state *st, char *err, size_t errlen);
 /* Write st into the slot not holding the newest version, synced; 0, or -1 with errno. */
 int sdir_save(struct sdir *sd, const struct state *st);
-/* The runtime-published addresses, kept the same way:
- * the newest complete version's lines, malloc'd ("" when none); 0, or -1
- * with why in err. */
-int sdir_published_load(struct sdir *sd, char **lines, size_t *len, char *err,
-    size_t errlen);
-/* Save those lines (each ending in a newline) crash-safely; 0, or -1 with errno. */
-int sdir_published_save(struct sdir *sd, const char *lines, size_t len);
+/* The runtime-published addresses' snapshot, kept the same way (read and
+ * write them through pubjournal.h, which adds their journal): the newest
+ * complete version's lines, malloc'd ("" when none), and its generation
+ * (0: none); 0, or -1 with why in err. */
+int sdir_published_load(struct sdir *sd, char **lines, size_t *len, uint64_t *gen,
+    char *err, size_t errlen);
+/* Save those lines (each ending in a newline) crash-safely as generation
+ * *gen (the next); 0, or -1 with errno. */
+int sdir_published_save(struct sdir *sd, const char *lines, size_t len, uint64_t *gen);
+/* The journal's file (SDIR_PUB_LOG), opened with the slots; -1 when a
+ * read-only --restore found none. */
+int sdir_published_log(const struct sdir *sd);
+/* The directory's path, for messages. */
+const char *sdir_path(const struct sdir *sd);
 /* What the last run announced (announcer.c's lines), kept the same way. */
 int sdir_announced_load(struct sdir *sd, char **lines, size_t *len, char *err,
     size_t errlen);

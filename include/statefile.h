@@ -43,6 +43,8 @@ void state_del(struct state *st, struct state_orig *rec);
 /* Free the records. */
 void state_clear(struct state *st);
 
+/* The CRC-32 (IEEE 802.3, zlib's crc32()) of len bytes at p. */
+uint32_t state_crc32(const char *p, size_t len);
 /* len bytes of body framed as a v2 text of kind and generation gen (header
  * line, body, checksum line), malloc'd and NUL-terminated, its length in
  * *outlen unless NULL; NULL with errno. */

@@ -24,6 +24,7 @@
 #include "nslock.h"
 #include "offline.h"
 #include "publish.h"
+#include "pubjournal.h"
 #include "rtnl.h"
 #include "sysctl.h"
 #include "util.h"
@@ -53,6 +54,7 @@ off_withdraw(const char *state_dir, const char *cidr)
 {
 	char err[512], *lines = NULL;
 	struct sdir *sd;
+	struct pjn *pj = NULL;
 	struct pub *p = NULL;
 	const char *why;
 	uint32_t base;
@@ -73,7 +75,14 @@ off_withdraw(const char *state_dir, const char *cidr)
 		log_warnx("%s", err);
 		return util_exit_code(errno);
 	}
-	if (sdir_published_load(sd, &lines, &len, err, sizeof(err)) == -1) {
+	/* the snapshot and its journal; saved as a new snapshot, the journal
+	 * emptied (its records would otherwise apply again) */
+	if ((pj = pjn_new(sd)) == NULL) {
+		log_warnx("%s: out of memory", state_dir);
+		code = EX_OSERR;
+		goto out;
+	}
+	if (pjn_load(pj, &lines, &len, err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		code = EX_DATAERR;
 		goto out;
@@ -101,7 +110,7 @@ off_withdraw(const char *state_dir, const char *cidr)
 	}
 	free(lines);
 	if ((lines = pub_format_runtime(p, &len)) == NULL ||
-	    sdir_published_save(sd, lines, len) == -1) {
+	    pjn_save(pj, lines, len) == -1) {
 		log_warn("%s: saving the runtime-published addresses", state_dir);
 		code = EX_IOERR;
 		goto out;
@@ -111,6 +120,7 @@ off_withdraw(const char *state_dir, const char *cidr)
 out:
 	free(lines);
 	pub_free(p);
+	pjn_free(pj);
 	sdir_close(sd);
 	return code;
 }

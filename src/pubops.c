@@ -16,6 +16,7 @@
 #include "log.h"
 #include "msgid.h"
 #include "policy.h"
+#include "pubjournal.h"
 #include "pubops.h"
 #include "statedir.h"
 #include "statefile.h"
@@ -24,6 +25,7 @@
 struct pop {
 	struct pop_deps	 d;
 	struct pub	*pub;
+	struct pjn	*pj;		/* where they are kept: NULL, not kept */
 	bool		 dropped;	/* saved entries left out: save again */
 };
 
@@ -36,12 +38,18 @@ pop_new(const struct pop_deps *d, struct pub *p)
 		return NULL;
 	o->d = *d;
 	o->pub = p;
+	if (d->sd != NULL && (o->pj = pjn_new(d->sd)) == NULL) {
+		free(o);
+		return NULL;
+	}
 	return o;
 }
 
 void
 pop_free(struct pop *o)
 {
+	if (o != NULL)
+		pjn_free(o->pj);
 	free(o);
 }
 
@@ -57,7 +65,8 @@ pop_set_anr(struct pop *o, struct anr *a)
 	o->d.anr = a;
 }
 
-/* Keep p's runtime entries in the state directory, crash-safely. */
+/* Keep p's runtime entries in the state directory, crash-safely: a new
+ * snapshot of them all. */
 static int
 save(struct pop *o, const struct pub *p)
 {
@@ -65,11 +74,26 @@ save(struct pop *o, const struct pub *p)
 	size_t len;
 	int r;
 
+	if (o->pj == NULL)
+		return 0;
 	if ((lines = pub_format_runtime(p, &len)) == NULL)
 		return -1;
-	r = sdir_published_save(o->d.sd, lines, len);
+	r = pjn_save(o->pj, lines, len);
 	free(lines);
 	return r;
+}
+
+/* Keep one op ('+' an entry's line, '-' its ADDR/LEN): a record in the
+ * journal, or when the journal is due a compaction, a new snapshot of
+ * o->pub (which has the op already). */
+static int
+keep(struct pop *o, char op, const char *text, size_t len)
+{
+	if (o->pj == NULL)
+		return 0;
+	if (pjn_due(o->pj, pub_count(o->pub)))
+		return save(o, o->pub);
+	return pjn_append(o->pj, op, text, len);
 }
 
 /* A saved runtime entry that the configuration now publishes itself: the
@@ -119,7 +143,7 @@ pop_build(struct pop *o, const struct conf *c, const struct pub *old)
 	}
 	if (old != NULL || o->d.sd == NULL)
 		return p;
-	if (sdir_published_load(o->d.sd, &lines, &len, err, sizeof(err)) == -1) {
+	if (pjn_load(o->pj, &lines, &len, err, sizeof(err)) == -1) {
 		log_ctx(LOG_ERR, &lc, "runtime-published addresses: %s", err);
 		goto fail;
 	}
@@ -129,7 +153,9 @@ pop_build(struct pop *o, const struct conf *c, const struct pub *old)
 		goto fail;
 	}
 	free(lines);
-	if (o->dropped && save(o, p) == -1)
+	/* a journal of an older snapshot, or cut short by a crash: the
+	 * next record would follow what a load passes over */
+	if ((o->dropped || pjn_due(o->pj, pub_count(p))) && save(o, p) == -1)
 		log_warn("state directory: saving the runtime-published addresses");
 	restored(p);
 	return p;
@@ -234,6 +260,7 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 	struct log_ctx lc = { MSGID_PUBLISH, ifname, addr, 0, NULL };
 	char cidr[INET_ADDRSTRLEN + 4];
 	struct held h = { NULL, 0, NULL, NULL };
+	char line[PUB_LINE_MAX];
 	struct pub_entry e;
 	const char *why;
 	uint64_t had;
@@ -282,8 +309,9 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 		rng_clear(&e.set);
 		return EX_DATAERR;
 	}
-	/* kept before it is answered: a restart keeps it until withdrawn */
-	if (save(o, o->pub) == -1) {
+	/* kept before it is answered: a restart keeps it until withdrawn
+	 * (e's set is the set's now; its line is still e's) */
+	if (keep(o, '+', line, pub_format_entry(&e, line, sizeof(line)) - 1) == -1) {
 		snprintf(err, errlen, "%s: cannot save it in the state directory: %s", cidr,
 		    strerror(errno));
 		(void)pub_withdraw(o->pub, e.base, e.plen);
@@ -326,7 +354,7 @@ pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errle
 	if (o->d.changed != NULL)
 		o->d.changed(o->d.changed_arg, o->pub);
 	log_ctx(LOG_NOTICE, &lc, "withdrew %s", cidr);
-	if (save(o, o->pub) == -1) {
+	if (keep(o, '-', cidr, strlen(cidr)) == -1) {
 		snprintf(err, errlen, "%s: withdrawn, but the state directory still has "
 		    "it (a restart would publish it again): %s", cidr, strerror(errno));
 		return EX_IOERR;

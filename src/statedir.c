@@ -67,7 +67,8 @@ struct sdir {
 	bool		 peek;			/* SDIR_PEEK: no lock, nothing written */
 	gid_t		 gid;
 	struct slots	 orig;
-	struct slots	 pub;		/* SDIR_DAEMON only */
+	struct slots	 pub;		/* its snapshots; their journal: */
+	int		 jfd;		/* published.log (pubjournal.c) */
 	struct slots	 ann;		/* SDIR_DAEMON only */
 };
 
@@ -587,7 +588,7 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 	}
 	sd->dfd = sd->lock = sd->legacy = -1;
 	sd->orig.fd[0] = sd->orig.fd[1] = -1;
-	sd->pub.fd[0] = sd->pub.fd[1] = -1;
+	sd->pub.fd[0] = sd->pub.fd[1] = sd->jfd = -1;
 	sd->ann.fd[0] = sd->ann.fd[1] = -1;
 	sd->readonly_ok = mode == SDIR_RESTORE;
 	/* a look while the daemon runs: its lock stays its own, and nothing
@@ -658,7 +659,9 @@ files:
 	state_clear(&scratch);
 	/* the daemon's other records (--withdraw edits them too; any file
 	 * created here is given to the directory's owner, as above) */
-	if (text_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1)
+	if (text_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1 ||
+	    ((sd->jfd = open_in(sd, SDIR_PUB_LOG, sd->peek ? O_RDONLY : O_RDWR, !sd->peek,
+	    err, errlen)) == -1 && !(sd->readonly && errno == ENOENT)))
 		goto fail;
 	/* what the last run announced: only the daemon's own business */
 	if (mode == SDIR_DAEMON && text_open(sd, &sd->ann, ANN_KIND, err, errlen) == -1)
@@ -691,6 +694,8 @@ sdir_close(struct sdir *sd)
 		if (sd->ann.fd[i] != -1)
 			close(sd->ann.fd[i]);
 	}
+	if (sd->jfd != -1)
+		close(sd->jfd);
 	if (sd->legacy != -1)
 		close(sd->legacy);
 	if (sd->lock != -1)
@@ -734,15 +739,35 @@ sdir_save(struct sdir *sd, const struct state *st)
 }
 
 int
-sdir_published_load(struct sdir *sd, char **lines, size_t *len, char *err, size_t errlen)
+sdir_published_load(struct sdir *sd, char **lines, size_t *len, uint64_t *gen, char *err,
+    size_t errlen)
 {
-	return text_load(sd, &sd->pub, PUB_KIND, lines, len, err, errlen);
+	const struct slots *sl = &sd->pub;
+
+	if (text_load(sd, &sd->pub, PUB_KIND, lines, len, err, errlen) == -1)
+		return -1;
+	*gen = sl->good[0] && (!sl->good[1] || sl->gen[0] > sl->gen[1]) ? sl->gen[0] :
+	    sl->good[1] ? sl->gen[1] : 0;
+	return 0;
 }
 
 int
-sdir_published_save(struct sdir *sd, const char *lines, size_t len)
+sdir_published_save(struct sdir *sd, const char *lines, size_t len, uint64_t *gen)
 {
+	*gen = sd->pub.top + 1;
 	return text_save(&sd->pub, PUB_KIND, lines, len);
+}
+
+int
+sdir_published_log(const struct sdir *sd)
+{
+	return sd->jfd;
+}
+
+const char *
+sdir_path(const struct sdir *sd)
+{
+	return sd->path;
 }
 
 int

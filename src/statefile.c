@@ -196,8 +196,8 @@ find_dup(const struct state *st, size_t *first, size_t *later)
  * checked by hand with Python's zlib), four bits at a time.  Twenty lines
  * are not worth a dependency on zlib.
  */
-static uint32_t
-crc32_ieee(const char *p, size_t len)
+uint32_t
+state_crc32(const char *p, size_t len)
 {
 	static const uint32_t t[16] = {
 		0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
@@ -566,7 +566,7 @@ frame_check(struct parser *p, const char *buf, size_t len, const char *kind,
 		return p->why = "no checksum line at the end (a write cut short?)", -1;
 	}
 	/* compared as text: one memcmp, and what a person reading the file sees */
-	snprintf(want, sizeof(want), "%08" PRIx32, crc32_ieee(buf, len - TRAILER_LEN));
+	snprintf(want, sizeof(want), "%08" PRIx32, state_crc32(buf, len - TRAILER_LEN));
 	if (memcmp(buf + len - 9, want, 8) != 0) {
 		p->line = count_lines(buf, len);
 		return fail(p, "checksum mismatch: the text gives %s (a write cut short?)",
@@ -700,7 +700,7 @@ state_frame(const char *kind, uint64_t gen, const char *body, size_t len, size_t
 	if (len > 0)
 		memcpy(text + h, body, len);
 	n = (size_t)h + len;
-	snprintf(text + n, TRAILER_LEN + 1, "crc32=%08" PRIx32 "\n", crc32_ieee(text, n));
+	snprintf(text + n, TRAILER_LEN + 1, "crc32=%08" PRIx32 "\n", state_crc32(text, n));
 	if (outlen != NULL)
 		*outlen = n + TRAILER_LEN;
 	return text;

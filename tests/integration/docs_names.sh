@@ -77,8 +77,8 @@ commands = set(re.findall(r"^  ([a-z]+)\s", ctl_h, re.M))
 keys = sorted(set(re.findall(r"^([a-z_]+) =", open(os.path.join(tmp, "keys.out")).read(), re.M)))
 # what the daemon makes in its state directory, from the source
 sd = open(os.path.join(src, "src/statedir.c")).read() + open(os.path.join(src, "include/ctl.h")).read() + \
-    open(os.path.join(src, "include/statefile.h")).read()
-names = set(re.findall(r'#define\s+\w+\s+"([a-z]+)"', sd))
+    open(os.path.join(src, "include/statefile.h")).read() + open(os.path.join(src, "include/statedir.h")).read()
+names = set(re.findall(r'#define\s+\w+\s+"([a-z]+(?:\.[a-z]+)?)"', sd))
 runtime = set()
 for n in names:
     runtime |= {n, n + ".0", n + ".1", n + ".N"}

@@ -27,7 +27,7 @@ expect_eq "$(saved_originals | tr '\n' ';')" \
 	"eth0 arp_ignore=0 arp_announce=1;eth1 arp_ignore=2 arp_announce=0;" "originals on disk"
 grep -q 'net.ipv4.conf.all.arp_ignore is 1' "$TMPDIR_T/arpownd.log" || fail "no warning about conf/all"
 pass "warned that conf/all/arp_ignore is above 0"
-expect_eq "$(ls -A "$ARPOWND_STATE_DIR" | tr "\n" " ")" "announced.0 announced.1 control lock originals.0 originals.1 published.0 published.1 " \
+expect_eq "$(ls -A "$ARPOWND_STATE_DIR" | tr "\n" " ")" "announced.0 announced.1 control lock originals.0 originals.1 published.0 published.1 published.log " \
 	"the state directory holds the control socket, the lock and the slot files, nothing else"
 
 # A second instance on the same state dir refuses and changes nothing.

@@ -17,6 +17,7 @@
 
 #include "conf.h"
 #include "policy.h"
+#include "pubjournal.h"
 #include "pubops.h"
 #include "statedir.h"
 #include "statefile.h"
@@ -92,10 +93,13 @@ teardown(void **state)
 static char *
 saved(struct fx *f)
 {
+	struct pjn *pj = pjn_new(f->sd);
 	char *lines = NULL, err[256];
 	size_t len;
 
-	assert_int_equal(sdir_published_load(f->sd, &lines, &len, err, sizeof(err)), 0);
+	assert_non_null(pj);
+	assert_int_equal(pjn_load(pj, &lines, &len, err, sizeof(err)), 0);
+	pjn_free(pj);
 	return lines;
 }
 
