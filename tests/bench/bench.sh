@@ -385,6 +385,7 @@ reload_one() {
 reload_one
 S_RELOAD=$RELOAD_MS
 bench_stop
+S_STOP=$STOP_MS
 if [ -n "$P_ON" ]; then
 	# the same scale on the kernel path: the maps' memory, and the lookups
 	printf 'answer_path = auto\nannounce = no\n' >>"$CONF"
@@ -474,7 +475,7 @@ row "scale: ping-pong p50 (us) vs 1 address" "$A_PP50" "$S_PP50" "$(ratio "$S_PP
 	"$(met "$(ratio "$S_PP50" "$A_PP50")" 1.10)"
 row "scale: the kernel's ping-pong p50 (us), 1 address vs scale" "$K_PP50" "$SK_PP50" "$(ratio "$SK_PP50" "$K_PP50")" "" ""
 row "scale: announcements sent at start (frames)" "-" "$ANN_SENT" "" "" ""
-row "scale: stop, 1,000 interfaces restored (ms)" "-" "$STOP_MS" "" "<= 1000" "$(met "$STOP_MS" 1000)"
+row "scale: stop, 1,000 interfaces restored (ms)" "-" "$S_STOP" "" "<= 1000" "$(met "$S_STOP" 1000)"
 row "scale: reload of one interface (ms)" "-" "$S_RELOAD" "" "<= 100" "$(met "$S_RELOAD" 100)"
 row "scale: announcement frames in the first 15 s (announce_rate $ANN_RATE)" "0" "$FRAMES15" "" \
 	"<= $((ANN_RATE * 15 + ANN_RATE / 20))" "$(met "$FRAMES15" $((ANN_RATE * 15 + ANN_RATE / 20)))"
@@ -500,7 +501,7 @@ if [ -n "$P_ON" ]; then
 		"<= kernel" "$(met "$P_BOX" "$K_BOX")"
 	KP+=("| daemon CPU s per 100k answered | - | $CPU | $P_CPU | - | | |")
 	KP+=("| scale ($NIF interfaces, $NADDR addresses): time to READY (ms) | - | $S_READY | $PS_READY | - | <= 1000 | $(met "$PS_READY" 1000) |")
-	KP+=("| scale: stop (ms) | - | $STOP_MS | $PS_STOP | - | <= 1000 | $(met "$PS_STOP" 1000) |")
+	KP+=("| scale: stop (ms) | - | $S_STOP | $PS_STOP | - | <= 1000 | $(met "$PS_STOP" 1000) |")
 	KP+=("| scale: reload of one interface (ms) | - | $S_RELOAD | $PS_RELOAD | - | <= 100 | $(met "$PS_RELOAD" 100) |")
 	KP+=("| scale: map memory | - | - | $PS_MAPS | - | reported | |")
 	kp_row "scale: ping-pong p50 (us) vs 1 address" "$P_PP50" "" "$PS_PP50" "<= 1.1x" \
