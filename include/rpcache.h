@@ -31,7 +31,7 @@ struct rpc {
 };
 
 /* Empty, keyed with key; rate lookups a second for the host, share for
- * any one interface (share <= rate). */
+ * any one interface (share <= rate).  c must come zeroed (calloc). */
 void rpc_init(struct rpc *c, const unsigned char key[16], long rate, long share);
 /* Forget every verdict (a route, rule, link or setting changed). */
 void rpc_forget(struct rpc *c);

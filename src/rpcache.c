@@ -28,7 +28,8 @@
 void
 rpc_init(struct rpc *c, const unsigned char key[16], long rate, long share)
 {
-	memset(c, 0, sizeof(*c));
+	/* c comes zeroed (calloc): a memset here would touch its 180 KB,
+	 * which the daemon pays in RSS before a single lookup */
 	c->key = sip_key_of(key);
 	c->gen = 1;
 	c->rate = rate;

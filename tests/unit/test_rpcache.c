@@ -16,7 +16,7 @@ static const unsigned char key[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
 static struct rpc *
 fresh(long rate, long share)
 {
-	struct rpc *c = malloc(sizeof(*c));
+	struct rpc *c = calloc(1, sizeof(*c));
 
 	assert_non_null(c);
 	rpc_init(c, key, rate, share);
