@@ -4,7 +4,7 @@
 #define ARPOWND_STATS_H
 
 #include "arp.h"
-#include "policy.h"
+#include "polverdict.h"
 
 /*
  * Counted for the interface a frame arrived on (or sent from).  They add
