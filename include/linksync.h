@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rtnl.h"
+#include "rtnlmsg.h"
 #include "table.h"
 
 #define LS_LINK_READY	(IFF_UP | IFF_RUNNING)	/* frames can go out */
