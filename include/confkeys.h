@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "conf.h"
+#include "conftypes.h"
 
 /* Kinds of section, the bits of a key's where. */
 #define CKEY_GLOBAL	1u	/* [global] */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "conf.h"
+#include "conftypes.h"
 
 /* A key = value of a section, as iniparser read it. */
 struct cscan_kv {

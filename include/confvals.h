@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "conf.h"
+#include "conftypes.h"
 #include "ranges.h"
 
 /* Blank-separated globs, "!" negating, into a new list; 0, or -1 with why. */

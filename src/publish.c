@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
+#include "conftypes.h"
 #include "publish.h"
 #include "util.h"
 
