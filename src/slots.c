@@ -19,7 +19,7 @@
 
 #include "log.h"
 #include "slots.h"
-#include "statefile.h"
+#include "stateframe.h"
 #include "util.h"
 
 void
