@@ -1,5 +1,6 @@
 /* statefile.h — the records of the sysctl values arpownd found before it
- * changed them, and their text: parsed, formatted, framed; pure. */
+ * changed them, and their text: parsed and formatted (framed by
+ * stateframe.h); pure. */
 #ifndef ARPOWND_STATEFILE_H
 #define ARPOWND_STATEFILE_H
 
@@ -42,17 +43,5 @@ struct state_orig *state_add(struct state *st, int ifindex, const char *name);
 void state_del(struct state *st, struct state_orig *rec);
 /* Free the records. */
 void state_clear(struct state *st);
-
-/* The CRC-32 (IEEE 802.3, zlib's crc32()) of len bytes at p. */
-uint32_t state_crc32(const char *p, size_t len);
-/* len bytes of body framed as a v2 text of kind and generation gen (header
- * line, body, checksum line), malloc'd and NUL-terminated, its length in
- * *outlen unless NULL; NULL with errno. */
-char *state_frame(const char *kind, uint64_t gen, const char *body, size_t len,
-    size_t *outlen);
-/* Check the frame of a v2 text of kind: 0 with its generation and its body
- * at [*body, *bodyend), or -1 with "line N: why" in err. */
-int state_unframe(const char *buf, size_t len, const char *kind, uint64_t *gen,
-    size_t *body, size_t *bodyend, char *err, size_t errlen);
 
 #endif

@@ -1,9 +1,9 @@
-/* daemon.c — the wiring: the order of start-up and stop, the libev
- * watchers, and the contexts of the features they call.  Start: the
- * configuration, the state directory and the control socket while root,
- * then the links, the capture, the originals saved, the sysctls set,
- * READY; stop undoes it in reverse, the sysctls first, never deaf.  Each
- * job lives in its module: sync.c (netlink), answer.c (frames),
+/* daemon.c — the wiring: the order of start-up, the libev watchers, and
+ * the contexts of the features they call.  Start: the configuration, the
+ * state directory and the control socket while root, then the links, the
+ * capture, the originals saved, the sysctls set, READY; the stop
+ * (daemonstop.c) undoes it in reverse, the sysctls first, never deaf.
+ * Each job lives in its module: sync.c (netlink), answer.c (frames),
  * announcer.c, iface.c (sysctls), pubops.c, reload.c, commands.c,
  * kanswer.c (the kernel path), status.c (STATUS=), nslock.c. */
 #include "config.h"
@@ -25,6 +25,7 @@
 #include "conflict.h"
 #include "ctl.h"
 #include "daemon.h"
+#include "daemonstop.h"
 #include "fdclose.h"
 #include "handover.h"
 #include "kanswer.h"
@@ -54,7 +55,6 @@
 
 #define CONFLICT_RECORDS	1024	/* remembered conflicting addresses */
 #define SYSCTL_CHECK		3.0	/* seconds between checks for sysctl rewrites */
-#define DRAIN_MAX		0.1	/* s: the stop drain, bounded under a flood */
 
 /*
  * Every catchable signal whose default action ends the process: HUP
@@ -354,69 +354,8 @@ loop_setup(struct daemon *d)
 }
 
 /* ---------------------------------------------------------------------
- * Start and stop
+ * Start
  */
-
-struct silent {
-	int	*v;
-	size_t	 n, cap;
-};
-
-static int
-silent_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct silent *s = arg;
-	int *v;
-
-	if (!ifp->managed)
-		return 0;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		if ((v = realloc(s->v, s->cap * sizeof(*v))) == NULL)
-			return -1;
-		s->v = v;
-	}
-	s->v[s->n++] = ifp->ifindex;
-	return 0;
-}
-
-/*
- * Give every interface back to the kernel, then answer the requests the
- * capture still holds.  Those arrived while the kernel was silent (it
- * was until its sysctls were written back): nobody else will answer
- * them, and a client would wait a second before it asks again.  Frames
- * that came after the restore get two identical replies, the kernel's
- * and ours, as they did before arpownd started.
- *
- * The drain decides with the interfaces as they were while silent
- * (marked managed again, in the table only: their records are gone) and
- * with the sync stopped, so that no netlink event read on the way makes
- * an interface managed again or starts an announcement.
- */
-static size_t
-stop_restore(struct daemon *d)
-{
-	struct silent s = { NULL, 0, 0 };
-	struct tbl_iface *ifp;
-	size_t left, i;
-
-	if (tbl_iface_each(d->tbl, silent_cb, &s) == -1)
-		s.n = 0;	/* out of memory: restore all the same, no drain */
-	left = ifm_restore_all(d->ifm, false);
-	phs_mark(&d->ph, "sysctls written", ev_time());
-	syn_started(d->syn, false);
-	for (i = 0; i < s.n; i++)
-		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL)
-			ifp->managed = true;
-	ans_drain(d->ans, ev_now(d->loop), DRAIN_MAX);
-	phs_mark(&d->ph, "capture drained", ev_time());
-	for (i = 0; i < s.n; i++)
-		if ((ifp = tbl_iface(d->tbl, s.v[i])) != NULL &&
-		    ifm_record(d->ifm, ifp->ifindex) == NULL)
-			ifp->managed = false;
-	free(s.v);
-	return left;
-}
 
 /* Steps 1-3: the configuration, the lock, the state directory and the
  * control socket while root, the saved originals; then root is dropped. */
@@ -629,66 +568,6 @@ prev_announced(struct daemon *d)
 	free(lines);
 }
 
-/* What this run announced, for the next start (a restart that moved
- * nothing announces nothing again).  A failure costs that start one
- * announcement per address, no more. */
-static void
-save_announced(struct daemon *d)
-{
-	char *lines;
-	size_t len;
-
-	if ((lines = anr_record(d->anr, &len)) == NULL ||
-	    sdir_announced_save(d->sd, lines, len) == -1)
-		log_warn("state directory: what was announced not kept; the next start "
-		    "announces every address once");
-	free(lines);
-}
-
-/* The stop, started: the sysctls back, the capture drained. */
-static void
-stop(struct daemon *d)
-{
-	struct log_ctx lc = { MSGID_STOP, NULL, 0, 0, NULL };
-	size_t left;
-	int keep = -1;
-
-	notify_send("STOPPING=1\nSTATUS=stopping: giving the interfaces back to the kernel");
-	/* nobody answers a published address until the next start: what
-	 * comes meanwhile is kept for it, where systemd keeps fds */
-	keep = ho_keep(d->pub);
-	phs_mark(&d->ph, "kept socket stored", ev_time());
-	ctl_close(d->ctl);
-	save_announced(d);
-	/* the kernel path first: its maps are the table's, and the capture,
-	 * still open, answers until the sysctls are back */
-	kan_close(d->kan);
-	d->kan = NULL;
-	d->ctl = NULL;
-	phs_mark(&d->ph, "kernel path closed", ev_time());
-	/* restore first, then answer what the capture holds, then close it:
-	 * never deaf; every record, managed or not, whose interface exists */
-	if ((left = stop_restore(d)) == 0 && ifm_nrecords(d->ifm) > 0) {
-		log_ctx(LOG_NOTICE, &lc, "stopped; the kernel answers ARP in its strict "
-		    "mode on %zu interfaces (their originals saved: arpownd "
-		    "--restore=originals gives them back)", ifm_nrecords(d->ifm));
-		notify_send("STATUS=stopped; the kernel answers ARP, from the owning "
-		    "interface only (stop_leaves = strict)");
-	} else if (left == 0) {
-		log_ctx(LOG_NOTICE, &lc, "stopped; every sysctl restored");
-		notify_send("STATUS=stopped; every sysctl restored, the kernel answers ARP");
-	} else {
-		notify_send("STATUS=stopped; %zu interfaces could not be restored: run "
-		    "arpownd --restore", left);
-		log_ctx(LOG_ERR, &lc, "stopped; %zu interfaces could not be restored (each "
-		    "named above), run arpownd --restore", left);
-		d->exit_code = EX_OSERR;
-	}
-	tf_final(d->tf);
-	if (keep != -1)
-		close(keep);	/* systemd holds its own */
-}
-
 /* Everything, in the reverse of its making. */
 static void
 finish(struct daemon *d, struct state *st)
@@ -727,6 +606,7 @@ daemon_run(const struct daemon_opts *o)
 {
 	struct daemon dd, *d = &dd;
 	struct rld_source src;
+	struct dstop_deps stop;
 	struct kan_deps kd;
 	struct state st;
 	char phases[512];
@@ -810,7 +690,10 @@ daemon_run(const struct daemon_opts *o)
 	/* Held again: a second SIGTERM must not cut the restore short, nor
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
-	stop(d);
+	stop = (struct dstop_deps){ d->loop, &d->ph, d->pub, d->tbl, d->ifm, d->syn, d->ans,
+	    d->anr, d->sd, d->tf };
+	if (dstop_run(&stop, &d->ctl, &d->kan) > 0)
+		d->exit_code = EX_OSERR;
 	phs_mark(&d->ph, "stopped", ev_time());
 out:
 	finish(d, &st);

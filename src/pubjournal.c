@@ -33,7 +33,7 @@
 #include "log.h"
 #include "pubjournal.h"
 #include "statedir.h"
-#include "statefile.h"
+#include "stateframe.h"
 
 #define CRC_LEN	9	/* " xxxxxxxx" */
 

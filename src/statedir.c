@@ -6,19 +6,17 @@
  * Started as root, the daemon drops to an unprivileged uid that must not be
  * able to change what root later restores: it opens every file here while
  * still root and keeps the descriptors, and nothing here is writable by that
- * uid.  It then cannot create or rename files, so the records alternate
- * between two slot files that always exist: a save rewrites the slot that
- * does not hold the newest version, and a reader takes the newest slot that
- * is complete (statefile.c's frame: a header with the generation, a trailer
- * with a checksum).  Under systemd's DynamicUser the directory is the
- * daemon's own and the same code creates the files as that user. */
+ * uid.  It then cannot create or rename files, so each record alternates
+ * between two slot files that always exist (slots.c keeps them; here they
+ * are opened, checked and owned).  Under systemd's DynamicUser the
+ * directory is the daemon's own and the same code creates the files as
+ * that user. */
 #include "config.h"
 
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,10 +25,10 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "slots.h"
 #include "statedir.h"
 #include "util.h"
 
-#define STATE_MAX_SIZE	(1 << 20)	/* 15,000 interfaces at the longest names */
 #define UID_NOBODY	65534		/* what arpownd before the v2 format chowned to */
 #define LOCK_FILE	"lock"
 #define LEGACY_FILE	"originals"	/* v1: one file, replaced by rename */
@@ -38,25 +36,6 @@
 #define PUB_KIND	"published"	/* the runtime-published addresses */
 #define ANN_KIND	"announced"	/* what the last run announced, as it was */
 #define NOTE_FILE	"stopping"	/* --stopping's word to --restore */
-
-/* ---------------------------------------------------------------------
- * The directory
- */
-
-/*
- * A pair of slot files holding versions of one kind of record ("originals";
- * the runtime-published addresses will be another pair).  Each version is a
- * framed text (state_unframe) carrying its generation; a write goes to the
- * slot that does not hold the newest good version, so the newest good one
- * survives a crash during the write.
- */
-struct slots {
-	const char	*kind;
-	int		 fd[2];
-	bool		 good[2];	/* framed (and accepted, once read) */
-	uint64_t	 gen[2];
-	uint64_t	 top;		/* highest generation seen, good or not */
-};
 
 struct sdir {
 	char		*path;
@@ -71,9 +50,6 @@ struct sdir {
 	int		 jfd;		/* published.log (pubjournal.c) */
 	struct slots	 ann;		/* SDIR_DAEMON only */
 };
-
-/* Accept a slot's text (0) or say why not (-1). */
-typedef int blob_accept(const char *text, size_t len, void *arg, char *err, size_t errlen);
 
 /*
  * Open name in the directory: never through a symbolic link, created only
@@ -150,181 +126,20 @@ bad:
 	return errno = e, -1;
 }
 
-/* The whole of fd, malloc'd and NUL-terminated; -1 with why in err. */
+/* Open sl's two files through open_in's checks (slots.c reads and writes them). */
 static int
-read_all(int fd, const char *path, const char *name, char **out, size_t *outlen,
-    char *err, size_t errlen)
-{
-	struct stat sb;
-	size_t len = 0;
-	ssize_t r;
-	char *buf;
-
-	if (fstat(fd, &sb) == -1)
-		goto fail;
-	if (sb.st_size > STATE_MAX_SIZE) {
-		util_seterr(err, errlen, -1, "%s/%s: larger than %d bytes", path, name,
-		    STATE_MAX_SIZE);
-		return errno = EFBIG, -1;
-	}
-	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL)
-		goto fail;
-	while (len < (size_t)sb.st_size) {
-		r = pread(fd, buf + len, (size_t)sb.st_size - len, (off_t)len);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r == -1) {
-			free(buf);
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*outlen = len;
-	return 0;
-fail:
-	util_seterr(err, errlen, -1, "%s/%s: %s", path, name, strerror(errno));
-	return -1;
-}
-
-static int
-write_all(int fd, const char *s, size_t len)
-{
-	size_t off = 0;
-	ssize_t w;
-
-	while (off < len) {
-		if ((w = pwrite(fd, s + off, len - off, (off_t)off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		off += (size_t)w;
-	}
-	return 0;
-}
-
-static int
-blob_open(struct sdir *sd, struct slots *sl, const char *kind, char *err,
-    size_t errlen)
+open_slots(struct sdir *sd, struct slots *sl, char *err, size_t errlen)
 {
 	char name[64];
 	int i;
 
-	sl->kind = kind;
 	for (i = 0; i < 2; i++) {
-		snprintf(name, sizeof(name), "%s.%d", kind, i);
+		snprintf(name, sizeof(name), "%s.%d", sl->kind, i);
 		if ((sl->fd[i] = open_in(sd, name, sd->peek ? O_RDONLY : O_RDWR, !sd->peek,
 		    err, errlen)) == -1 &&
 		    !(sd->readonly && errno == ENOENT))
 			return -1;	/* read-only, never written: an empty slot */
 	}
-	return 0;
-}
-
-/*
- * Find the newest good version of sl: framed, and accepted by accept.
- * 1 found (accept was given it last), 0 when both slots are empty (never
- * written), -1 with why in err when neither is good.  Records which slots
- * are good, for blob_write; unless quiet, logs a slot passed over.
- */
-static int
-blob_read(struct sdir *sd, struct slots *sl, blob_accept *accept, void *arg,
-    bool quiet, char *err, size_t errlen)
-{
-	/* r: "line N: " and a reason, at most 160 bytes (statefile.c) */
-	char *text[2] = { NULL, NULL }, why[2][320], name[64], r[192];
-	size_t len[2] = { 0, 0 }, body, bodyend;
-	int i, order[2], chose = -1;
-
-	for (i = 0; i < 2; i++) {
-		sl->good[i] = false;
-		why[i][0] = '\0';
-		snprintf(name, sizeof(name), "%s.%d", sl->kind, i);
-		if (sl->fd[i] == -1)
-			continue;	/* read-only and absent: empty */
-		/* one slot unreadable (EIO, too large) leaves the other */
-		if (read_all(sl->fd[i], sd->path, name, &text[i], &len[i], why[i],
-		    sizeof(why[i])) == -1) {
-			len[i] = 1;
-			continue;
-		}
-		if (len[i] == 0)
-			continue;
-		if (state_unframe(text[i], len[i], sl->kind, &sl->gen[i], &body, &bodyend,
-		    r, sizeof(r)) == -1) {
-			snprintf(why[i], sizeof(why[i]), "%s/%s: %s", sd->path, name, r);
-			continue;
-		}
-		sl->good[i] = true;
-		if (sl->gen[i] > sl->top)
-			sl->top = sl->gen[i];
-	}
-	/* newest first */
-	order[0] = sl->good[1] && (!sl->good[0] || sl->gen[1] > sl->gen[0]);
-	order[1] = !order[0];
-	for (i = 0; i < 2 && chose == -1; i++) {
-		int s = order[i];
-
-		if (!sl->good[s] || text[s] == NULL)
-			continue;
-		if (accept(text[s], len[s], arg, r, sizeof(r)) == 0) {
-			chose = s;
-			break;
-		}
-		sl->good[s] = false;
-		snprintf(why[s], sizeof(why[s]), "%s/%s.%d: %s", sd->path, sl->kind, s, r);
-	}
-	if (chose != -1) {
-		if (!quiet && why[!chose][0] != '\0')
-			log_notice("%s; using %s/%s.%d, generation %" PRIu64,
-			    why[!chose], sd->path, sl->kind, chose, sl->gen[chose]);
-	} else if ((len[0] == 0) != (len[1] == 0)) {
-		/*
-		 * One slot never written, the other not good: the first save
-		 * ever was cut short (a full disk, a crash in the write).
-		 * Nothing was changed on the strength of it, so nothing is
-		 * saved; a link left at 8 with no record gets the default.
-		 */
-		if (!quiet)
-			log_notice("%s; the first save never completed: nothing saved",
-			    why[len[0] == 0]);
-		len[0] = len[1] = 0;
-	} else if (len[0] != 0 || len[1] != 0) {
-		util_seterr(err, errlen, -1, "no complete saved version: %s%s%s", why[0],
-		    why[0][0] && why[1][0] ? "; " : "", why[1]);
-		errno = EINVAL;
-	}
-	free(text[0]);
-	free(text[1]);
-	return chose != -1 ? 1 : len[0] == 0 && len[1] == 0 ? 0 : -1;
-}
-
-/* Write a version of generation gen into the slot not holding the newest good one. */
-static int
-blob_write(struct slots *sl, uint64_t gen, const char *text, size_t len)
-{
-	int s;
-
-	if (sl->fd[0] == -1 || sl->fd[1] == -1)
-		return errno = EROFS, -1;	/* a read-only --restore */
-	if (!sl->good[0])
-		s = 0;
-	else if (!sl->good[1])
-		s = 1;
-	else
-		s = sl->gen[1] < sl->gen[0];
-	sl->good[s] = false;	/* until the write is complete */
-	if (write_all(sl->fd[s], text, len) == -1 ||
-	    ftruncate(sl->fd[s], (off_t)len) == -1 || fdatasync(sl->fd[s]) == -1)
-		return -1;
-	sl->good[s] = true;
-	sl->gen[s] = gen;
-	if (gen > sl->top)
-		sl->top = gen;
 	return 0;
 }
 
@@ -380,37 +195,6 @@ accept_orig(const char *text, size_t len, void *arg, char *err, size_t errlen)
 	return state_parse(text, len, arg, err, errlen);
 }
 
-/* Any framed text of its kind is accepted: its lines are for the caller
- * to judge.  Unless only checked, *(struct text *)arg gets a copy of them. */
-struct text {
-	const char	*kind;
-	bool		 check;		/* only whether it is good */
-	char		*lines;
-	size_t		 len;
-};
-
-static int
-accept_text(const char *text, size_t len, void *arg, char *err, size_t errlen)
-{
-	struct text *t = arg;
-	size_t body = 0, bodyend = 0;
-	uint64_t gen;
-
-	if (state_unframe(text, len, t->kind, &gen, &body, &bodyend, err, errlen) == -1)
-		return -1;
-	if (t->check)
-		return 0;
-	free(t->lines);
-	if ((t->lines = malloc(bodyend - body + 1)) == NULL) {
-		util_seterr(err, errlen, -1, "out of memory");
-		return -1;
-	}
-	memcpy(t->lines, text + body, bodyend - body);
-	t->lines[bodyend - body] = '\0';
-	t->len = bodyend - body;
-	return 0;
-}
-
 static int
 read_legacy(struct sdir *sd, struct state *st, char *err, size_t errlen)
 {
@@ -418,7 +202,7 @@ read_legacy(struct sdir *sd, struct state *st, char *err, size_t errlen)
 	size_t len;
 	int r;
 
-	if (read_all(sd->legacy, sd->path, LEGACY_FILE, &text, &len, err, errlen) == -1)
+	if (slots_read_all(sd->legacy, sd->path, LEGACY_FILE, &text, &len, err, errlen) == -1)
 		return -1;
 	if ((r = state_parse(text, len, st, why, sizeof(why))) == -1)
 		util_seterr(err, errlen, -1, "%s/%s: %s", sd->path, LEGACY_FILE, why);
@@ -473,7 +257,7 @@ convert_legacy(struct sdir *sd)
 		return;
 	st.gen = sd->orig.top + 1;
 	if ((text = state_format(&st)) == NULL ||
-	    blob_write(&sd->orig, st.gen, text, strlen(text)) == -1)
+	    slots_write(&sd->orig, st.gen, text, strlen(text)) == -1)
 		log_warn("%s: cannot convert the v1 file %s", sd->path, LEGACY_FILE);
 	else if (drop_legacy(sd) == 0)
 		log_notice("%s/%s: the v1 file of an earlier arpownd, converted to "
@@ -511,58 +295,12 @@ root_link(const char *dir)
 
 /* A pair of text slots of kind: opened, and which one is newest known. */
 static int
-text_open(struct sdir *sd, struct slots *sl, const char *kind, char *err, size_t errlen)
+text_open(struct sdir *sd, struct slots *sl, char *err, size_t errlen)
 {
-	struct text t = { kind, true, NULL, 0 };
-
-	if (blob_open(sd, sl, kind, err, errlen) == -1)
+	if (open_slots(sd, sl, err, errlen) == -1)
 		return -1;
-	(void)blob_read(sd, sl, accept_text, &t, true, NULL, 0);
+	slots_text_scan(sl);
 	return 0;
-}
-
-static int
-text_load(struct sdir *sd, struct slots *sl, const char *kind, char **lines, size_t *len,
-    char *err, size_t errlen)
-{
-	struct text t = { kind, false, NULL, 0 };
-	int r;
-
-	if (sl->fd[0] == -1)
-		return errno = EBADF, -1;
-	r = blob_read(sd, sl, accept_text, &t, false, err, errlen);
-	if (r == -1) {
-		free(t.lines);
-		return -1;
-	}
-	if (t.lines == NULL && (t.lines = strdup("")) == NULL)
-		return errno = ENOMEM, -1;
-	*lines = t.lines;
-	*len = t.len;
-	return 0;
-}
-
-static int
-text_save(struct slots *sl, const char *kind, const char *lines, size_t len)
-{
-	uint64_t gen = sl->top + 1;
-	size_t n;
-	char *text;
-	int r, e;
-
-	if (sl->fd[0] == -1)
-		return errno = EBADF, -1;
-	if ((text = state_frame(kind, gen, lines, len, &n)) == NULL)
-		return errno = ENOMEM, -1;
-	if (n + 1 > STATE_MAX_SIZE) {
-		free(text);
-		return errno = EFBIG, -1;
-	}
-	r = blob_write(sl, gen, text, n);
-	e = errno;
-	free(text);
-	errno = e;
-	return r;
 }
 
 struct sdir *
@@ -586,10 +324,10 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 		util_seterr(err, errlen, -1, "%s: out of memory", dir);
 		return errno = ENOMEM, NULL;
 	}
-	sd->dfd = sd->lock = sd->legacy = -1;
-	sd->orig.fd[0] = sd->orig.fd[1] = -1;
-	sd->pub.fd[0] = sd->pub.fd[1] = sd->jfd = -1;
-	sd->ann.fd[0] = sd->ann.fd[1] = -1;
+	sd->dfd = sd->lock = sd->legacy = sd->jfd = -1;
+	slots_init(&sd->orig, sd->path, ORIG_KIND);
+	slots_init(&sd->pub, sd->path, PUB_KIND);
+	slots_init(&sd->ann, sd->path, ANN_KIND);
 	sd->readonly_ok = mode == SDIR_RESTORE;
 	/* a look while the daemon runs: its lock stays its own, and nothing
 	 * here is created or written */
@@ -645,26 +383,26 @@ sdir_open_as(const char *dir, enum sdir_mode mode, uid_t as, char *err, size_t e
 	}
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (!sd->readonly &&
-	    (ftruncate(sd->lock, 0) == -1 || write_all(sd->lock, pid, (size_t)n) == -1))
+	    (ftruncate(sd->lock, 0) == -1 || slots_write_all(sd->lock, pid, (size_t)n) == -1))
 		log_warn("%s/%s", dir, LOCK_FILE);	/* the lock holds without it */
 	if (sd->readonly)
 		log_warnx("%s: read-only: restoring from what is saved, but the records "
 		    "cannot be updated", dir);
 files:
-	if (blob_open(sd, &sd->orig, ORIG_KIND, err, errlen) == -1)
+	if (open_slots(sd, &sd->orig, err, errlen) == -1)
 		goto fail;
 	/* which slot holds the newest good version, for a save before any
 	 * sdir_load; what is wrong with them is for sdir_load to say */
-	(void)blob_read(sd, &sd->orig, accept_orig, &scratch, true, NULL, 0);
+	(void)slots_read(&sd->orig, accept_orig, &scratch, true, NULL, 0);
 	state_clear(&scratch);
 	/* the daemon's other records (--withdraw edits them too; any file
 	 * created here is given to the directory's owner, as above) */
-	if (text_open(sd, &sd->pub, PUB_KIND, err, errlen) == -1 ||
+	if (text_open(sd, &sd->pub, err, errlen) == -1 ||
 	    ((sd->jfd = open_in(sd, SDIR_PUB_LOG, sd->peek ? O_RDONLY : O_RDWR, !sd->peek,
 	    err, errlen)) == -1 && !(sd->readonly && errno == ENOENT)))
 		goto fail;
 	/* what the last run announced: only the daemon's own business */
-	if (mode == SDIR_DAEMON && text_open(sd, &sd->ann, ANN_KIND, err, errlen) == -1)
+	if (mode == SDIR_DAEMON && text_open(sd, &sd->ann, err, errlen) == -1)
 		goto fail;
 	if ((sd->legacy = open_in(sd, LEGACY_FILE, O_RDONLY, false, err, errlen)) == -1 &&
 	    errno != ENOENT)
@@ -682,18 +420,11 @@ fail:
 void
 sdir_close(struct sdir *sd)
 {
-	int i;
-
 	if (sd == NULL)
 		return;
-	for (i = 0; i < 2; i++) {
-		if (sd->orig.fd[i] != -1)
-			close(sd->orig.fd[i]);
-		if (sd->pub.fd[i] != -1)
-			close(sd->pub.fd[i]);
-		if (sd->ann.fd[i] != -1)
-			close(sd->ann.fd[i]);
-	}
+	slots_close(&sd->orig);
+	slots_close(&sd->pub);
+	slots_close(&sd->ann);
 	if (sd->jfd != -1)
 		close(sd->jfd);
 	if (sd->legacy != -1)
@@ -712,7 +443,7 @@ sdir_load(struct sdir *sd, struct state *st, char *err, size_t errlen)
 	state_clear(st);
 	if (sd->legacy != -1)		/* newer than the slots, not converted */
 		return read_legacy(sd, st, err, errlen);
-	return blob_read(sd, &sd->orig, accept_orig, st, false, err, errlen) == -1 ? -1 : 0;
+	return slots_read(&sd->orig, accept_orig, st, false, err, errlen) == -1 ? -1 : 0;
 }
 
 int
@@ -725,11 +456,11 @@ sdir_save(struct sdir *sd, const struct state *st)
 	v.gen = sd->orig.top + 1;
 	if ((text = state_format(&v)) == NULL)
 		return -1;
-	if (strlen(text) > STATE_MAX_SIZE) {	/* it could not be read back */
+	if (strlen(text) > SLOTS_MAX_SIZE) {	/* it could not be read back */
 		free(text);
 		return errno = EFBIG, -1;
 	}
-	r = blob_write(&sd->orig, v.gen, text, strlen(text));
+	r = slots_write(&sd->orig, v.gen, text, strlen(text));
 	e = errno;
 	free(text);
 	if (r == 0 && sd->legacy != -1)
@@ -744,7 +475,7 @@ sdir_published_load(struct sdir *sd, char **lines, size_t *len, uint64_t *gen, c
 {
 	const struct slots *sl = &sd->pub;
 
-	if (text_load(sd, &sd->pub, PUB_KIND, lines, len, err, errlen) == -1)
+	if (slots_text_load(&sd->pub, lines, len, err, errlen) == -1)
 		return -1;
 	*gen = sl->good[0] && (!sl->good[1] || sl->gen[0] > sl->gen[1]) ? sl->gen[0] :
 	    sl->good[1] ? sl->gen[1] : 0;
@@ -755,7 +486,7 @@ int
 sdir_published_save(struct sdir *sd, const char *lines, size_t len, uint64_t *gen)
 {
 	*gen = sd->pub.top + 1;
-	return text_save(&sd->pub, PUB_KIND, lines, len);
+	return slots_text_save(&sd->pub, lines, len);
 }
 
 int
@@ -773,13 +504,13 @@ sdir_path(const struct sdir *sd)
 int
 sdir_announced_load(struct sdir *sd, char **lines, size_t *len, char *err, size_t errlen)
 {
-	return text_load(sd, &sd->ann, ANN_KIND, lines, len, err, errlen);
+	return slots_text_load(&sd->ann, lines, len, err, errlen);
 }
 
 int
 sdir_announced_save(struct sdir *sd, const char *lines, size_t len)
 {
-	return text_save(&sd->ann, ANN_KIND, lines, len);
+	return slots_text_save(&sd->ann, lines, len);
 }
 
 int
@@ -795,7 +526,7 @@ sdir_note_put(struct sdir *sd, const char *text)
 		log_warn("%s/%s", sd->path, NOTE_FILE);
 		return -1;
 	}
-	r = write_all(fd, text, strlen(text));
+	r = slots_write_all(fd, text, strlen(text));
 	close(fd);
 	return r;
 }

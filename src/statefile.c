@@ -1,14 +1,13 @@
 /* statefile.c — the records of the sysctl values arpownd found before it
  * changed them, and the text they are saved as.  The text is all that
  * survives a crash (arpownd --restore gives the values back from it), so it
- * is framed: a header with its kind and generation, a trailer with a
- * checksum, and a reader takes only a complete one.  The runtime-published
- * addresses are kept in the same frame.  Pure: no files, no log; the state
- * directory (statedir.c) reads and writes the texts. */
+ * is framed (stateframe.c: a header with its kind and generation, a
+ * trailer with a checksum), and a reader takes only a complete one.  Pure:
+ * no files, no log; the state directory (statedir.c) reads and writes the
+ * texts. */
 #include "config.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,9 +16,9 @@
 #include <string.h>
 
 #include "statefile.h"
+#include "stateframe.h"
 #include "util.h"
 
-#define TRAILER_LEN	15		/* "crc32=xxxxxxxx\n" */
 #define ARP_IGNORE_MAX	8
 #define ARP_ANNOUNCE_MAX 2
 
@@ -191,45 +190,6 @@ find_dup(const struct state *st, size_t *first, size_t *later)
  * slot from one a crash cut short.
  */
 
-/*
- * CRC-32 of IEEE 802.3, the one zlib's crc32() computes (so a file can be
- * checked by hand with Python's zlib), four bits at a time.  Twenty lines
- * are not worth a dependency on zlib.
- */
-uint32_t
-state_crc32(const char *p, size_t len)
-{
-	static const uint32_t t[16] = {
-		0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
-		0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
-		0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
-		0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
-	};
-	uint32_t c = 0xffffffffu;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		c ^= (unsigned char)p[i];
-		c = (c >> 4) ^ t[c & 15];
-		c = (c >> 4) ^ t[c & 15];
-	}
-	return ~c;
-}
-
-static unsigned
-count_lines(const char *p, size_t len)
-{
-	const char *end = p + len, *nl;
-	unsigned n = 0;
-
-	for (; p < end; p = nl + 1) {
-		n++;
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			break;
-	}
-	return n;
-}
-
 /* s quoted for a log line: printable ASCII as is, other bytes as \xHH. */
 static const char *
 shown(char out[static 80], const char *s, size_t len)
@@ -251,32 +211,12 @@ shown(char out[static 80], const char *s, size_t len)
 	return out;
 }
 
-/* A decimal number in 0..max, digits only. */
-static int
-parse_uint(const char *s, size_t len, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (len == 0 || len > 20)
-		return -1;
-	for (i = 0; i < len; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-
-		if (d > 9 || d > max || v > (max - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
 static int
 parse_int(const char *s, size_t len, int max, int *out)
 {
 	uint64_t v;
 
-	if (parse_uint(s, len, (uint64_t)max, &v) == -1)
+	if (state_uint(s, len, (uint64_t)max, &v) == -1)
 		return -1;
 	*out = (int)v;
 	return 0;
@@ -532,61 +472,20 @@ parse_v1(struct parser *p, const char *buf, size_t len)
 	return 0;
 }
 
-/*
- * The frame of a v2 file: "arpownd KIND v2 gen=N\n" first, "crc32=HEX\n"
- * last.  On success, the records are [*body, *bodyend).
- */
-static int
-frame_check(struct parser *p, const char *buf, size_t len, const char *kind,
-    uint64_t *gen, size_t *body, size_t *bodyend)
-{
-	size_t klen = strlen(kind), i;
-	const char *nl;
-	char want[9];
-
-	p->line = 1;
-	if (len < 8 + klen + 1 || memcmp(buf, "arpownd ", 8) != 0 ||
-	    memcmp(buf + 8, kind, klen) != 0 || buf[8 + klen] != ' ')
-		return fail(p, "not an arpownd %s file", kind);
-	i = 8 + klen + 1;
-	if ((nl = memchr(buf + i, '\n', len - i)) == NULL)
-		return p->why = "the header line is cut short", -1;
-	if ((size_t)(nl - buf) - i < 7 || memcmp(buf + i, "v2 gen=", 7) != 0)
-		return p->why = "not format v2 (a newer arpownd wrote this?)", -1;
-	i += 7;
-	if (parse_uint(buf + i, (size_t)(nl - buf) - i, UINT64_MAX, gen) == -1)
-		return p->why = "bad generation number", -1;
-	*body = (size_t)(nl - buf) + 1;
-
-	/* the trailer is a line of its own, the last */
-	if (len - *body < TRAILER_LEN || buf[len - 1] != '\n' ||
-	    buf[len - TRAILER_LEN - 1] != '\n' ||
-	    memcmp(buf + len - TRAILER_LEN, "crc32=", 6) != 0) {
-		p->line = count_lines(buf, len);
-		return p->why = "no checksum line at the end (a write cut short?)", -1;
-	}
-	/* compared as text: one memcmp, and what a person reading the file sees */
-	snprintf(want, sizeof(want), "%08" PRIx32, state_crc32(buf, len - TRAILER_LEN));
-	if (memcmp(buf + len - 9, want, 8) != 0) {
-		p->line = count_lines(buf, len);
-		return fail(p, "checksum mismatch: the text gives %s (a write cut short?)",
-		    want);
-	}
-	*bodyend = len - TRAILER_LEN;
-	return 0;
-}
-
 static int
 parse_v2(struct parser *p, const char *buf, size_t len)
 {
 	size_t body = 0, bodyend = 0;
 	const char *s, *end, *eol;
 
-	if (frame_check(p, buf, len, STATE_ORIG_KIND, &p->st->gen, &body, &bodyend) == -1)
+	if (state_frame_check(buf, len, STATE_ORIG_KIND, &p->st->gen, &body, &bodyend,
+	    &p->line, p->detail, sizeof(p->detail)) == -1) {
+		p->why = p->detail;
 		return -1;
+	}
 	for (s = buf + body, end = buf + bodyend; s < end; s = eol + 1) {
 		p->line++;
-		eol = memchr(s, '\n', (size_t)(end - s));	/* frame_check: found */
+		eol = memchr(s, '\n', (size_t)(end - s));	/* state_frame_check: found */
 		if (eol == NULL || eol == s)
 			return p->why = "empty line", -1;
 		if (parse_v2_line(p, s, eol) == -1)
@@ -678,41 +577,4 @@ state_format(const struct state *st)
 	text = state_frame(STATE_ORIG_KIND, st->gen, body, len, NULL);
 	free(body);
 	return text;
-}
-
-/* ---------------------------------------------------------------------
- * The frame, around the records and around the published lines alike
- */
-
-char *
-state_frame(const char *kind, uint64_t gen, const char *body, size_t len, size_t *outlen)
-{
-	char *text;
-	size_t n;
-	int h;
-
-	h = snprintf(NULL, 0, "arpownd %s v2 gen=%" PRIu64 "\n", kind, gen);
-	if (h < 0 || len > SIZE_MAX - (size_t)h - TRAILER_LEN - 1)
-		return errno = ENOMEM, NULL;
-	if ((text = malloc((size_t)h + len + TRAILER_LEN + 1)) == NULL)
-		return NULL;
-	snprintf(text, (size_t)h + 1, "arpownd %s v2 gen=%" PRIu64 "\n", kind, gen);
-	if (len > 0)
-		memcpy(text + h, body, len);
-	n = (size_t)h + len;
-	snprintf(text + n, TRAILER_LEN + 1, "crc32=%08" PRIx32 "\n", state_crc32(text, n));
-	if (outlen != NULL)
-		*outlen = n + TRAILER_LEN;
-	return text;
-}
-
-int
-state_unframe(const char *buf, size_t len, const char *kind, uint64_t *gen, size_t *body,
-    size_t *bodyend, char *err, size_t errlen)
-{
-	struct parser p = { NULL, NULL, 0, 0, NULL, "" };
-
-	if (frame_check(&p, buf, len, kind, gen, body, bodyend) == -1)
-		return util_seterr(err, errlen, -1, "line %u: %s", p.line, p.why);
-	return 0;
 }

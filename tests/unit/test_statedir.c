@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "statedir.h"
+#include "stateframe.h"
 
 #define TEST_UID	61234	/* a uid nobody uses, as a dedicated daemon user */
 

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "statefile.h"
+#include "stateframe.h"
 
 /* CRC-32 bit by bit: a second implementation to check statefile.c's against */
 static uint32_t
