@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kpath.h"
+#include "rules.h"
 #include "util.h"
 
 struct kp_bpf;
@@ -154,12 +155,6 @@ void kpm_ids_clear(struct kp *kp);
 int kpm_watch_open(struct kp *kp);
 int kpm_live_open(struct kp *kp, struct kp_conf *cf);
 
-static inline uint32_t
-kp_mask(uint8_t plen)
-{
-	return plen == 0 ? 0 : htonl(0xffffffffu << (32 - plen));
-}
-
 /* The key of one kernel address entry in kp_alive. */
 static inline void
 kp_ifa_key(struct kp_ifa_key *k, int ifindex, uint32_t local, uint32_t prefix, uint8_t plen)
@@ -167,7 +162,7 @@ kp_ifa_key(struct kp_ifa_key *k, int ifindex, uint32_t local, uint32_t prefix, u
 	memset(k, 0, sizeof(*k));
 	k->ifindex = (uint32_t)ifindex;
 	k->local = local;
-	k->net = prefix & kp_mask(plen);
+	k->net = prefix & rule_mask_n(plen);
 	k->plen = plen;
 }
 

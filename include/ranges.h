@@ -33,11 +33,8 @@ bool rng_has(const struct rng *r, uint32_t addr);
  * spans, each the first member of an element stride bytes long (so that
  * an index can carry more beside each span); n when none holds it. */
 size_t rng_span_find(const void *spans, size_t n, size_t stride, uint32_t h);
-/* 0.0.0.0, 127/8, 224/4 and the limited broadcast (h in host order): never
- * ours to answer or announce, as the kernel's arp.c holds them martian
- * (class E stays usable). */
-bool rng_is_martian(uint32_t h);
-/* The first martian address (host order) the set holds, through *at. */
+/* The first martian address (host order) the set holds, through *at:
+ * never ours to answer or announce (rules.h's rule_martian). */
 bool rng_martian(const struct rng *r, uint32_t *at);
 /* The first address (host order) both sets hold, through *at; false if none. */
 bool rng_overlap(const struct rng *a, const struct rng *b, uint32_t *at);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arp.h"
+#include "rules.h"
 
 /* Offsets in a DLT_LINUX_SLL2 header (libpcap's pcap/sll.h). */
 #define SLL2_PROTO	0
@@ -53,16 +54,11 @@ mac_is_group(const uint8_t *m)
 	return m[0] & 1;
 }
 
-/* 0.0.0.0, 127/8, multicast and the limited broadcast, as the kernel's
- * martian checks.  Since Linux 5.3 only 0.0.0.0 itself is "zeronet"
- * (ipv4_is_zeronet): the rest of 0/8 is a usable range, answered from
- * and for like any other; class E too, as it is for the kernel. */
+/* The kernel's martians (rules.h), for an address in network order. */
 static int
 ip_is_martian(uint32_t n)
 {
-	uint32_t h = ntohl(n);
-
-	return h == 0 || (h >> 24) == 127 || (h >> 28) == 0xe || h == 0xffffffffu;
+	return rule_martian(ntohl(n));
 }
 
 int

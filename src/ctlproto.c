@@ -18,7 +18,7 @@
 #include <sysexits.h>
 
 #include "ctlproto.h"
-#include "ranges.h"
+#include "rules.h"
 #include "util.h"
 
 #define MAX_WORDS	4	/* a command and at most three arguments */
@@ -140,7 +140,7 @@ parse_addr(const struct word *w, bool allow_len, struct ctlp_req *req, char *err
 		return util_seterr(err, errlen, EX_USAGE, "\"%s\": the prefix length must "
 		    "be 1 to 32", shown(w, q));
 	h = ntohl(a.s_addr);
-	mask = plen == 32 ? 0xffffffffu : ~(0xffffffffu >> plen);
+	mask = rule_mask((uint32_t)plen);
 	if ((h & ~mask) != 0) {
 		a.s_addr = htonl(h & mask);
 		inet_ntop(AF_INET, &a, buf, sizeof(buf));
@@ -150,8 +150,8 @@ parse_addr(const struct word *w, bool allow_len, struct ctlp_req *req, char *err
 	/* 0.0.0.0 is the first address of any range that holds it; 127/8
 	 * and 224/4 are whole /8s or larger: a range holds a martian exactly
 	 * when its first or last address is one */
-	last = h | ~mask;
-	if (rng_is_martian(h) || rng_is_martian(last))
+	last = rule_bcast(h, (uint32_t)plen);
+	if (rule_martian(h) || rule_martian(last))
 		return util_seterr(err, errlen, EX_DATAERR,
 		    "\"%s\": %s 0.0.0.0, 127.0.0.0/8, "
 		    "multicast or the broadcast address: never answered over ARP",

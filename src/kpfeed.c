@@ -12,20 +12,15 @@
 #include "kpfeed.h"
 #include "policy.h"
 #include "publish.h"
+#include "rules.h"
 
 #define CHAIN_END	UINT32_MAX	/* table.c's TBL_NIL: ends a chain of next */
-
-static uint32_t
-mask_of(uint8_t plen)
-{
-	return plen == 0 ? 0 : htonl(0xffffffffu << (32 - plen));
-}
 
 /* The kernel's inet_ifa_match(), as table.c's entry_holds. */
 static bool
 holds(const struct tbl_addr *e, uint32_t ip)
 {
-	return ((ip ^ e->prefix) & mask_of(e->plen)) == 0;
+	return rule_in_prefix_n(ip, e->prefix, e->plen);
 }
 
 static void
@@ -177,14 +172,13 @@ int
 kpf_subnets(const struct tbl_iface *ifp, struct rng *out)
 {
 	size_t i;
-	uint32_t lo, m;
+	uint32_t lo;
 
 	memset(out, 0, sizeof(*out));
 	/* the wide entries (subnets, peers) come first: tbl_in_subnet's */
 	for (i = 0; i < ifp->nwide; i++) {
-		m = ntohl(mask_of(ifp->addrs[i].plen));
-		lo = ntohl(ifp->addrs[i].prefix) & m;
-		if (rng_add(out, lo, lo | ~m) == -1) {
+		lo = ntohl(ifp->addrs[i].prefix) & rule_mask(ifp->addrs[i].plen);
+		if (rng_add(out, lo, rule_bcast(lo, ifp->addrs[i].plen)) == -1) {
 			rng_clear(out);
 			return -1;
 		}

@@ -426,7 +426,7 @@ pub_lpm(struct kp_lpm_key *k, int ifindex, uint32_t addr, uint8_t len)
 	memset(k, 0, sizeof(*k));
 	k->prefixlen = 32u + len;
 	k->ifindex = htonl((uint32_t)ifindex);
-	k->addr = addr & kp_mask(len);
+	k->addr = addr & rule_mask_n(len);
 }
 
 int

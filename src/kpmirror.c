@@ -147,12 +147,8 @@ rs_addr(const struct nlmsghdr *nlh, void *arg)
 			have_a = true;
 		}
 	}
-	if (!have_l && !have_a)
+	if (!rule_ifa_ends(have_l, have_a, &local, &address))
 		return 0;
-	if (!have_l)
-		local = address;
-	if (!have_a)
-		address = local;
 	kp_ifa_key(&k, (int)ifa->ifa_index, local, address, ifa->ifa_prefixlen);
 	id = rs->kp->user_id++;
 	/* written with the dump's others, a syscall for thousands */

@@ -14,6 +14,7 @@
 
 #include "conftypes.h"
 #include "publish.h"
+#include "rules.h"
 #include "util.h"
 
 struct ispan {
@@ -296,17 +297,15 @@ int
 pub_runtime_make(struct pub_entry *e, uint32_t base, uint8_t plen, const char *ifname,
     const char **why)
 {
-	uint32_t mask = plen == 0 ? 0 : 0xffffffffu << (32 - plen);
-
 	memset(e, 0, sizeof(*e));
 	/* a name the kernel allows, or a glob of one */
 	if (!util_ifname_ok(ifname, strlen(ifname)))
 		return *why = "not an interface name", -1;
 	if (plen > 32)
 		return *why = "the prefix length must be 0 to 32", -1;
-	if (base & ~mask)
+	if (base & ~rule_mask(plen))
 		return *why = "host bits set: not the network address of that prefix", -1;
-	if (rng_add(&e->set, base, base | ~mask) == -1 || rng_finish(&e->set) == -1) {
+	if (rng_add(&e->set, base, rule_bcast(base, plen)) == -1 || rng_finish(&e->set) == -1) {
 		rng_clear(&e->set);
 		return *why = "out of memory", -1;
 	}

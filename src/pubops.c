@@ -18,6 +18,7 @@
 #include "policy.h"
 #include "pubjournal.h"
 #include "pubops.h"
+#include "rules.h"
 #include "statedir.h"
 #include "statefile.h"
 #include "table.h"
@@ -180,7 +181,7 @@ held_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct held *h = arg;
 	const struct tbl_addr *e;
-	uint32_t mask, b;
+	uint32_t b;
 	size_t i;
 
 	for (i = 0; i < ifp->naddrs; i++) {
@@ -192,8 +193,7 @@ held_cb(struct tbl_iface *ifp, void *arg)
 		}
 		if (e->plen >= 31)
 			continue;
-		mask = 0xffffffffu << (32 - e->plen);
-		b = htonl((ntohl(e->prefix) & mask) | ~mask);
+		b = htonl(rule_bcast(ntohl(e->prefix), e->plen));
 		if (rng_has(h->set, b)) {
 			h->addr = b;
 			h->ifname = ifp->name;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ranges.h"
+#include "rules.h"
 
 static int
 push(struct rng_span **v, size_t *n, size_t *alloc, uint32_t lo, uint32_t hi)
@@ -70,10 +71,10 @@ rng_add_item(struct rng *r, const char *item, const char **why)
 		if (p[1] < '0' || p[1] > '9' || (len = strtol(p + 1, &end, 10)) > 32 ||
 		    *end != '\0' || end - (p + 1) > 2)
 			return *why = "the prefix length must be 0 to 32", -1;
-		mask = len == 0 ? 0 : 0xffffffffu << (32 - len);
+		mask = rule_mask((uint32_t)len);
 		if (lo & ~mask)
 			return *why = "host bits set: not the network address of that prefix", -1;
-		hi = lo | ~mask;
+		hi = rule_bcast(lo, (uint32_t)len);
 	} else if ((p = strchr(s, '-')) != NULL) {
 		if (quad(s, (size_t)(p - s), &lo) == -1 || quad(p + 1, strlen(p + 1), &hi) == -1)
 			return *why = "a range is ADDR-ADDR", -1;
@@ -182,35 +183,17 @@ rng_has(const struct rng *r, uint32_t addr)
 	return rng_span_find(r->v, r->n, sizeof(r->v[0]), ntohl(addr)) != r->n;
 }
 
-static const struct rng_span martians[] = {
-	{ 0x00000000u, 0x00000000u },	/* 0.0.0.0: the rest of 0/8 is usable since Linux 5.3 */
-	{ 0x7f000000u, 0x7fffffffu },	/* 127/8 */
-	{ 0xe0000000u, 0xefffffffu },	/* 224/4 */
-	{ 0xffffffffu, 0xffffffffu },	/* limited broadcast */
-};
-
-bool
-rng_is_martian(uint32_t h)
-{
-	size_t k;
-
-	for (k = 0; k < sizeof(martians) / sizeof(martians[0]); k++)
-		if (h >= martians[k].lo && h <= martians[k].hi)
-			return true;
-	return false;
-}
-
 bool
 rng_martian(const struct rng *r, uint32_t *at)
 {
-	size_t i, k;
+	size_t i;
 
+	/* spans are sorted: the first that holds one holds the first one */
 	for (i = 0; i < r->n; i++)
-		for (k = 0; k < sizeof(martians) / sizeof(martians[0]); k++)
-			if (r->v[i].lo <= martians[k].hi && martians[k].lo <= r->v[i].hi) {
-				*at = r->v[i].lo > martians[k].lo ? r->v[i].lo : martians[k].lo;
-				return true;
-			}
+		if (rule_next_martian(r->v[i].lo) <= r->v[i].hi) {
+			*at = rule_next_martian(r->v[i].lo);
+			return true;
+		}
 	return false;
 }
 

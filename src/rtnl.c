@@ -22,6 +22,7 @@
 
 #include "log.h"
 #include "rtnl.h"
+#include "rules.h"
 
 /* Dumps come in messages of up to 32 KiB on current kernels. */
 #define RTNL_BUFSIZE	((size_t)64 * 1024)
@@ -195,7 +196,6 @@ parse_addr(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 {
 	const struct nlattr *tb[IFA_MAX + 1] = { 0 };
 	const struct ifaddrmsg *ifa;
-	const struct nlattr *a;
 
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifa)))
 		return -1;
@@ -206,16 +206,16 @@ parse_addr(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 		return -1;
 	if (mnl_attr_parse(nlh, sizeof(*ifa), addr_attr_cb, tb) != MNL_CB_OK)
 		return -1;
-	/* IFA_LOCAL is the local end; IFA_ADDRESS is the peer on p-t-p links */
-	if ((a = tb[IFA_LOCAL]) == NULL && (a = tb[IFA_ADDRESS]) == NULL)
+	if (tb[IFA_LOCAL] != NULL)
+		memcpy(&m->addr, mnl_attr_get_payload(tb[IFA_LOCAL]), 4);
+	/* the subnet (the peer on p-t-p): what inet_ifa_match() compares with */
+	if (tb[IFA_ADDRESS] != NULL)
+		memcpy(&m->prefix, mnl_attr_get_payload(tb[IFA_ADDRESS]), 4);
+	if (!rule_ifa_ends(tb[IFA_LOCAL] != NULL, tb[IFA_ADDRESS] != NULL, &m->addr, &m->prefix))
 		return -1;
 	m->kind = nlh->nlmsg_type == RTM_NEWADDR ? RTNL_NEWADDR : RTNL_DELADDR;
 	m->ifindex = (int)ifa->ifa_index;
 	m->plen = ifa->ifa_prefixlen;
-	memcpy(&m->addr, mnl_attr_get_payload(a), 4);
-	/* the subnet: what inet_ifa_match() compares with */
-	a = tb[IFA_ADDRESS] != NULL ? tb[IFA_ADDRESS] : a;
-	memcpy(&m->prefix, mnl_attr_get_payload(a), 4);
 	return 0;
 }
 

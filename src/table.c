@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
 #include "table.h"
 #include "util.h"
 
@@ -277,17 +278,11 @@ slot_grow(struct tbl *t)
 	return 0;
 }
 
-static uint32_t
-mask_of(uint8_t plen)
-{
-	return plen == 0 ? 0 : htonl(0xffffffffu << (32 - plen));
-}
-
 /* The kernel's inet_ifa_match(): is ip inside the entry's subnet? */
 static bool
 entry_holds(const struct tbl_addr *e, uint32_t ip)
 {
-	return ((ip ^ e->prefix) & mask_of(e->plen)) == 0;
+	return rule_in_prefix_n(ip, e->prefix, e->plen);
 }
 
 /* The identity the kernel refuses to hold twice (inet_insert_ifa). */

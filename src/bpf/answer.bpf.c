@@ -50,6 +50,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "kpath_abi.h"
+#include "rules.h"
 #include "siphash.h"
 
 #define AF_INET_		2
@@ -205,19 +206,6 @@ decided(struct __sk_buff *skb)
 	return TC_ACT_UNSPEC;
 }
 
-/* 0/8, 127/8, 224/4 and the limited broadcast (host order), as arp.c. */
-static __always_inline int
-martian(__u32 h)
-{
-	return (h >> 24) == 0 || (h >> 24) == 127 || (h >> 28) == 0xe || h == 0xffffffffu;
-}
-
-static __always_inline __u32
-mask_of(__u8 plen)
-{
-	return plen == 0 ? 0 : bpf_htonl(0xffffffffu << (32 - plen));
-}
-
 static __always_inline int
 mac_eq(const __u8 *a, const __u8 *b)
 {
@@ -321,7 +309,7 @@ ref_step(__u32 i, void *arg)
 	if (!ref_alive(r))
 		return 0;
 	kind = r->kind;
-	in_net = ((w->sip ^ r->ifa.net) & mask_of(r->ifa.plen)) == 0;
+	in_net = rule_in_prefix_n(w->sip, r->ifa.net, r->ifa.plen);
 	w->own |= kind & KP_REF_OWN;
 	if (kind & KP_REF_COVER) {
 		w->cover_any = 1;
@@ -491,11 +479,11 @@ arpownd_answer(struct __sk_buff *skb)
 		return pass(cnt, KP_C_PASS_INVALID);
 	hs = bpf_ntohl(sip);
 	ht = bpf_ntohl(tip);
-	if (sip != 0 && martian(hs))
+	if (sip != 0 && rule_martian(hs))
 		return pass(cnt, KP_C_PASS_INVALID);
 	if (op != ARPOP_REQUEST_)
 		return pass(cnt, KP_C_PASS_REPLY);
-	if (martian(ht))
+	if (rule_martian(ht))
 		return pass(cnt, KP_C_PASS_INVALID);
 	if (sip == tip)
 		return pass(cnt, KP_C_PASS_GRATUITOUS);

@@ -105,18 +105,14 @@ on_addr(struct __sk_buff *skb, struct kp_watch *st, __u32 off, const struct nlms
 	have_a = find_attr(skb, a, end, IFA_ADDRESS, 4, buf);
 	__builtin_memcpy(&address, buf, 4);
 	/* rtnl.c's reading: the local end, and the subnet's (or peer's) address */
-	if (!have_l)
-		local = address;
-	if (!have_a)
-		address = local;
-	if ((!have_l && !have_a) || ifa.ifa_prefixlen > 32) {
+	if (!rule_ifa_ends(have_l, have_a, &local, &address) || ifa.ifa_prefixlen > 32) {
 		if (del)
 			unparsed(st);
 		return;
 	}
 	key.ifindex = ifa.ifa_index;
 	key.local = local;
-	key.net = address & mask_of(ifa.ifa_prefixlen);
+	key.net = address & rule_mask_n(ifa.ifa_prefixlen);
 	key.plen = ifa.ifa_prefixlen;
 	if (del) {
 		revoke(st);	/* counted before it acts: see kp_resync */
