@@ -288,7 +288,8 @@ add(struct ann *a, struct list *l, int ifindex, uint32_t addr)
 {
 	struct burst *b;
 
-	if (a->one.n + a->all.n >= a->max || (l == &a->one && l->n >= a->cap_one))
+	if (a->one.n + a->all.n >= a->max || (l == &a->one && l->n >= a->cap_one) ||
+	    l->v == NULL)
 		return NULL;
 	b = &l->v[l->n++];
 	memset(b, 0, sizeof(*b));

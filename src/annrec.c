@@ -91,9 +91,10 @@ parse_line(char *line, struct rec_if *ri)
 	memset(ri, 0, sizeof(*ri));
 	if ((w = strtok_r(line, " ", &save)) == NULL || strlen(w) >= IF_NAMESIZE)
 		return -1;
-	strcpy(ri->name, w);
+	snprintf(ri->name, sizeof(ri->name), "%s", w);
+	/* two hex digits a field cannot overflow what sscanf fills */
 	if ((w = strtok_r(NULL, " ", &save)) == NULL ||
-	    sscanf(w, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3], &m[4],
+	    sscanf(w, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3], &m[4],	/* NOLINT(cert-err34-c) */
 	    &m[5]) != 6 || strlen(w) != 17)
 		return -1;
 	for (i = 0; i < 6; i++)
@@ -149,7 +150,8 @@ annrec_parse(const char *text, size_t len, size_t *bad)
 			(*bad)++;
 	}
 	free(copy);
-	qsort(r->v, r->n, sizeof(*r->v), cmp_if);
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof(*r->v), cmp_if);
 	/* a name and MAC twice is not ours either: both go */
 	for (i = 0, j = 0; i < r->n; i++) {
 		if ((i + 1 < r->n && cmp_if(&r->v[i], &r->v[i + 1]) == 0) ||
@@ -185,14 +187,14 @@ bool
 annrec_has(const struct annrec *r, const char *ifname, const uint8_t mac[static 6],
     uint32_t addr)
 {
-	struct rec_if key;
+	struct rec_if key = { .n = 0 };	/* name and mac set below; the rest unused by cmp_if */
 	const struct rec_if *ri;
 	size_t lo = 0, hi, mid;
 	uint32_t h = ntohl(addr);
 
 	if (r == NULL || strlen(ifname) >= IF_NAMESIZE)
 		return false;
-	strcpy(key.name, ifname);
+	snprintf(key.name, sizeof(key.name), "%s", ifname);
 	memcpy(key.mac, mac, sizeof(key.mac));
 	if ((ri = bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_if)) == NULL)
 		return false;

@@ -520,7 +520,7 @@ handover_frame(const uint8_t *pkt, size_t caplen, uint64_t ts, void *arg)
 static void
 handover(struct daemon *d)
 {
-	struct ho_tally t;
+	struct ho_tally t = { 0 };	/* ho_drain sets it; cppcheck cannot see through */
 
 	if (d->handover == -1)
 		return;

@@ -350,8 +350,8 @@ drain_ring(int fd, struct drain *d)
 		log_warn("handover: the kept ring");
 		return;
 	}
-	for (i = 0; i < HO_SLOTS; i++) {
-		h = (const void *)(base + i * HO_SLOT);
+	for (i = 0; i < (size_t)HO_BLOCKS * (HO_BLOCK / HO_SLOT); i++) {	/* HO_SLOTS */
+		h = (const void *)(base + (size_t)i * HO_SLOT);
 		if (!(__atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
 			break;
 		if (h->tp_mac + h->tp_snaplen > HO_SLOT)

@@ -595,7 +595,8 @@ kp_set_senders(struct kp *kp, int ifindex, const struct kp_cidr *v, size_t n, bo
 		lpm_key(&w[i].k, ifindex, v[i].addr, v[i].len);
 		w[i].b = v[i].bits;
 	}
-	qsort(w, n, sizeof(*w), kb_cmp);
+	if (n > 1)
+		qsort(w, n, sizeof(*w), kb_cmp);
 	/* the same sets as the trie holds (a reload that changed another
 	 * interface, a publish elsewhere): nothing to write, nothing held */
 	if (n == sh->n && !keys_find(&kp->unheld_ifs, (uint64_t)(uint32_t)ifindex, &i)) {
@@ -642,7 +643,8 @@ out:
 	e = errno;
 	/* what the trie holds now: the new keys; after a failure, the old
 	 * ones too (not deleted), with their old bits */
-	memcpy(keep, want, nw * sizeof(*keep));
+	if (nw > 0)
+		memcpy(keep, want, nw * sizeof(*keep));
 	nk = nw;
 	for (i = 0; rc != 0 && i < sh->n; i++)
 		if (!lpm_in(want, nw, &sh->k[i])) {

@@ -6,6 +6,8 @@
 
 #include <bpf/libbpf.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "answer.skel.h"
 #include "kpint.h"
@@ -24,8 +26,10 @@ memlock_of(int fd)
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "memlock: %llu", &v) == 1)
+		if (strncmp(line, "memlock:", 8) == 0) {
+			v = strtoull(line + 8, NULL, 10);	/* the kernel's own number */
 			break;
+		}
 	fclose(f);
 	return v;
 }

@@ -102,9 +102,7 @@ rpc_put(struct rpc *c, int ifindex, uint32_t sip, uint32_t tip, uint8_t verdict)
 
 	/* e[0] the older, e[1] the newer: the new one goes to e[1], the
 	 * one kept of the two to e[0] */
-	if (!live(c, &e[0]))
-		e[0] = e[1];
-	else if (live(c, &e[1]) && worth(&e[1]) >= worth(&e[0]))
+	if (!live(c, &e[0]) || (live(c, &e[1]) && worth(&e[1]) >= worth(&e[0])))
 		e[0] = e[1];
 	e[1] = (struct rpc_ent){ sip, tip, ifindex, c->gen, verdict, false };
 }

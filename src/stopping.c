@@ -28,6 +28,7 @@
 #include <sys/sysmacros.h>
 #include <net/if.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -206,11 +207,27 @@ holds_lock(const char *state_dir, int pid)
 	/* "1: FLOCK  ADVISORY  WRITE 1234 00:19:5678 0 EOF"; waiters ("->")
 	 * hold nothing */
 	while (!r && fgets(line, sizeof(line), f) != NULL)
-		r = sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu", &who, &maj, &min,
+		/* the kernel's own text: a field out of range fails the comparison */
+		r = sscanf(line, "%*d: FLOCK %*s WRITE %d %x:%x:%lu", &who, &maj, &min,	/* NOLINT(cert-err34-c) */
 		    &ino) == 4 && who == pid && maj == major(sb.st_dev) &&
 		    min == minor(sb.st_dev) && ino == (unsigned long)sb.st_ino;
 	fclose(f);
 	return r;
+}
+
+/* MAINPID as systemd sets it, a positive number; anything else is 0 (no
+ * daemon to take over from) */
+static int
+pid_of(const char *s)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno == 0 && *end == '\0' && v > 0 && v <= INT_MAX ? (int)v : 0;
 }
 
 static double
@@ -300,7 +317,7 @@ stp_run(const struct daemon_opts *o)
 	const char *mp = getenv("MAINPID"), *inv = getenv("INVOCATION_ID");
 	struct conf *c;
 	struct sdir *sd;
-	int code = EX_OK, pid = mp != NULL ? atoi(mp) : 0;
+	int code = EX_OK, pid = pid_of(mp);
 
 	if ((sd = sdir_open(o->state_dir, SDIR_PEEK, err, sizeof(err))) == NULL) {
 		log_warnx("%s", err);
