@@ -54,7 +54,8 @@ struct rpf {
 	struct sip_key		 key;			/* the settings' sum */
 	unsigned long long	 lookups, cached;
 	struct rpc		 cache;
-	char			 buf[BUFSZ];
+	/* netlink messages are read into it: aligned as they are */
+	char			 buf[BUFSZ] __attribute__((aligned(NLMSG_ALIGNTO)));
 };
 
 /* rp_filter as the kernel takes it on ifp: IN_DEV_MAXCONF */
@@ -247,7 +248,7 @@ rpf_read(struct rpf *r)
 		}
 		any = true;
 		len = (int)n;
-		for (nlh = (const struct nlmsghdr *)r->buf; mnl_nlmsg_ok(nlh, len);
+		for (nlh = (const struct nlmsghdr *)(void *)r->buf; mnl_nlmsg_ok(nlh, len);
 		    nlh = mnl_nlmsg_next(nlh, &len))
 			if (nlh->nlmsg_type == RTM_NEWNETCONF) {
 				netconf(r, nlh);
