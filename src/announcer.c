@@ -593,7 +593,8 @@ said_others(struct said *x, const struct tbl_iface *ifp)
 {
 	size_t i = 0, j, k;
 
-	qsort(x->o, x->no, sizeof(*x->o), cmp_other);
+	if (x->no > 1)	/* x->o is NULL while there is none */
+		qsort(x->o, x->no, sizeof(*x->o), cmp_other);
 	while (i < x->no) {
 		for (j = i; j < x->no && memcmp(x->o[j].mac, x->o[i].mac, 6) == 0; j++)
 			;

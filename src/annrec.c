@@ -196,7 +196,7 @@ annrec_has(const struct annrec *r, const char *ifname, const uint8_t mac[static 
 		return false;
 	snprintf(key.name, sizeof(key.name), "%s", ifname);
 	memcpy(key.mac, mac, sizeof(key.mac));
-	if ((ri = bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_if)) == NULL)
+	if (r->n == 0 || (ri = bsearch(&key, r->v, r->n, sizeof(*r->v), cmp_if)) == NULL)
 		return false;
 	hi = ri->n;
 	while (lo < hi) {

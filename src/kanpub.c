@@ -47,7 +47,8 @@ want_cb(struct tbl_iface *ifp, void *arg)
 
 	if (!w->on(w->arg, ifp->ifindex))
 		return 0;
-	n = kpf_pub(w->p, ifp, NULL, 0);
+	if ((n = kpf_pub(w->p, ifp, NULL, 0)) == 0)
+		return 0;	/* nothing here (and w->v may be NULL yet) */
 	if (w->n + n > w->a) {
 		w->a = w->n + n + 64;
 		if ((v = realloc(w->v, w->a * sizeof(*v))) == NULL) {

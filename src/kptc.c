@@ -387,7 +387,8 @@ clsacts_read(struct nls *s, struct clsacts *c)
 		free(c->v);
 		return -1;
 	}
-	qsort(c->v, c->n, sizeof(*c->v), cmp_int);
+	if (c->n > 1)	/* c->v is NULL while there is none */
+		qsort(c->v, c->n, sizeof(*c->v), cmp_int);
 	return 0;
 }
 
