@@ -135,26 +135,6 @@ out:
 	return r;
 }
 #else
-/* As root, systemd's own socket (as systemctl uses it): no bus daemon in
- * between, and still there when the system shuts down, after dbus.service
- * has gone (the unit stops late: it is ordered before the network).
- * Otherwise, or when that fails, the system bus. */
-static int
-open_bus(sd_bus **bus)
-{
-	sd_bus *b = NULL;
-
-	if (geteuid() == 0 && sd_bus_new(&b) >= 0) {
-		if (sd_bus_set_address(b, "unix:path=/run/systemd/private") >= 0 &&
-		    sd_bus_start(b) >= 0) {
-			*bus = b;
-			return 0;
-		}
-		sd_bus_unref(b);
-	}
-	return sd_bus_open_system(bus);
-}
-
 bool
 sdu_leaving(char *unit, size_t len)
 {
