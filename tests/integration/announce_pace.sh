@@ -22,9 +22,7 @@ ns_new p
 for k in 0 1 2 3 4 5 6 7 8 9; do
 	veth h "eth$k" p "p$k"
 done
-for n in h p; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null || true
-done
+no_ipv6 h p
 python3 - >"$TMPDIR_T/batch" <<'PY'
 for k in range(10):
     for i in range(1000):

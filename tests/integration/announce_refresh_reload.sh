@@ -13,13 +13,7 @@
 trap cleanup EXIT
 need_netns
 need_cmd tcpdump
-ns_new h
-ns_new p
-veth h eth0 p p0
-for n in h p; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null || true
-done
-addr_add h eth0 10.0.0.1/24
+peer_net
 write_conf "announce_refresh = 2"
 arpownd_start h -c "$CONF"
 sleep 0.5	# the start's announcement is out

@@ -18,9 +18,7 @@ need_cmd tcpdump python3
 ns_new h
 ns_new p
 veth h eth0 p p0
-for n in h p; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null || true
-done
+no_ipv6 h p
 python3 - >"$TMPDIR_T/batch" <<'PY'
 for i in range(2000):
     print("addr add 10.0.%d.%d/16 dev eth0" % (i // 250, i % 250 + 1))

@@ -28,10 +28,7 @@ seed_net() {
 	addr_add h eth2 10.1.0.1/24
 	addr_add c c0 10.0.0.100/24
 	addr_add f f0 10.1.0.100/24
-	# no IPv6 chatter on the segment: only what the tests send
-	for n in h sw c f; do
-		ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null || true
-	done
+	no_ipv6 h sw c f
 	MAC0=$(mac_of h eth0)
 	MAC1=$(mac_of h eth1)
 	MAC2=$(mac_of h eth2)
@@ -42,6 +39,24 @@ seed_net() {
 
 _seg_ready() {
 	ns c "$ARPC" -q -i c0 -w 100 10.0.0.1 >/dev/null 2>&1
+}
+
+# no_ipv6 NS...: no IPv6 chatter on their links, only what the tests send
+no_ipv6() {
+	local n
+	for n in "$@"; do
+		ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null || true
+	done
+}
+
+# peer_net: h's eth0 (10.0.0.1/24) wired straight to p's p0, where a
+# test watches what the host sends (the announcement tests)
+peer_net() {
+	ns_new h
+	ns_new p
+	veth h eth0 p p0
+	no_ipv6 h p
+	addr_add h eth0 10.0.0.1/24
 }
 
 # ask NS IF TARGET [arpc args...]: prints the distinct replying MACs
