@@ -28,6 +28,11 @@ write_conf ""
 announced() {
 	grep -c "\(who-has $2 tell $2\|Reply $2 is-at\)" "$TMPDIR_T/$1.txt" || true
 }
+# announced_at_least N NAME ADDR: for wait_for, which runs its command
+# again each round (a "$(announced ...)" in its arguments is counted once)
+announced_at_least() {
+	[ "$(announced "$2" "$3")" -ge "$1" ]
+}
 capture() {
 	bg_run p tcpdump -i p0 -nn -l -U arp >"$TMPDIR_T/$1.txt" 2>"$TMPDIR_T/$1.err"
 	TD=$LAST_PID
@@ -42,7 +47,7 @@ capture_end() {
 # ---- 1: a run that stops cleanly, its record written
 capture run1
 arpownd_start h -c "$CONF"
-wait_for 3000 test "$(announced run1 10.0.0.5)" -ge 2 || fail "run 1: 10.0.0.5 not announced"
+wait_for 3000 announced_at_least 2 run1 10.0.0.5 || fail "run 1: 10.0.0.5 not announced"
 arpownd_stop
 capture_end run1
 expect_eq "$ARPOWND_RC" 0 "run 1 stopped cleanly"
@@ -65,7 +70,7 @@ capture_end run2
 # ---- 3: the start after the crash
 capture run3
 arpownd_start h -c "$CONF"
-wait_for 3000 test "$(announced run3 10.0.0.5)" -ge 2 || true
+wait_for 3000 announced_at_least 2 run3 10.0.0.5 || true
 sleep 0.3
 arpownd_stop
 capture_end run3

@@ -27,6 +27,8 @@ seed_net
 # filters IF: how many arpownd filters at IF's ingress
 filters() { ns h tc filter show dev "$1" ingress 2>/dev/null | grep -c 'arpownd_answer'; }
 all_filters() { echo "$(filters eth0)$(filters eth1)$(filters eth2)"; }
+# filters_are WANT: for wait_for, which runs its command each round
+filters_are() { [ "$(all_filters)" = "$1" ]; }
 clsact() { ns h tc qdisc show dev "$1" | grep -c clsact; }
 foreign() { ns h tc filter show dev eth2 ingress 2>/dev/null | grep -c 'pref 7 bpf.*handle'; }
 capture_lines() { grep -c "$1: answered who-has $2 " "$TMPDIR_T/arpownd.log"; }
@@ -90,7 +92,7 @@ write_conf "[global]
 interfaces = eth*
 answer_path = capture"
 kill -HUP "$ARPOWND_PID"
-wait_for 3000 test "$(all_filters)" = 000 || fail "reload to capture: filters $(all_filters) left"
+wait_for 3000 filters_are 000 || fail "reload to capture: filters $(all_filters) left"
 pass "reload to answer_path = capture: the program is off every interface"
 before=$(capture_lines eth0 10.0.0.1)
 expect_reply c c0 10.0.0.1 "$MAC0" "capture: 10.0.0.1 answered by eth0 alone"
@@ -99,7 +101,7 @@ write_conf "[global]
 interfaces = eth*
 answer_path = kernel"
 kill -HUP "$ARPOWND_PID"
-wait_for 3000 test "$(all_filters)" = 111 || fail "reload back to kernel: filters $(all_filters)"
+wait_for 3000 filters_are 111 || fail "reload back to kernel: filters $(all_filters)"
 pass "reload back to answer_path = kernel: the program is on again"
 expect_reply c c0 10.0.0.2 "$MAC1" "kernel again: 10.0.0.2 answered by eth1 alone"
 
