@@ -17,16 +17,9 @@
 trap cleanup EXIT
 kp_need
 
-ns_new h
-ns_new c
-veth h hv c cv
-addr_add h hv 10.0.0.1/24
-addr_add c cv 10.0.0.100/24
+pair_net
 ns h ip link add d0 type veth peer name d1 || fail "a second interface"
 ns h ip link set d0 up
-for n in h c; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null
-done
 HMAC=$(mac_of h hv)
 silence h hv
 wait_for 3000 ns c "$ARPC" -q -i cv -w 100 -s 10.0.0.100 10.0.0.100 >/dev/null 2>&1 || true

@@ -16,17 +16,10 @@ trap cleanup EXIT
 kp_need
 U=${ARPOWND_TEST_USER:-61999:61999}
 
-ns_new h
-ns_new c
-veth h hv c cv
+pair_net
 veth h hw c cw
-addr_add h hv 10.0.0.1/24
 addr_add h hw 10.2.0.1/24
-addr_add c cv 10.0.0.100/24
 addr_add c cw 10.2.0.100/24
-for n in h c; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null
-done
 silence h hv hw
 echo "# kernel $(uname -r), kernel.unprivileged_bpf_disabled=$(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 

@@ -13,14 +13,7 @@ trap cleanup EXIT
 kp_need
 need_cmd tcpdump timeout
 
-ns_new h
-ns_new c
-veth h hv c cv
-addr_add h hv 10.0.0.1/24
-addr_add c cv 10.0.0.100/24
-for n in h c; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null
-done
+pair_net
 HMAC=$(mac_of h hv)
 wait_for 3000 ns c "$ARPC" -q -i cv -w 100 10.0.0.1 >/dev/null || fail "veth pair not up"
 
