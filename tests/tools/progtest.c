@@ -242,7 +242,7 @@ counters(uint64_t c[KP_NCOUNTERS])
 /* Run f through the program on P0: -1 is TC_ACT_UNSPEC; the counter that
  * moved (exactly one, else -1); a reply into *rep (rep->len 0: none). */
 static int
-run(const struct frame *f, unsigned *retval, struct frame *rep)
+run(const char *what, const struct frame *f, unsigned *retval, struct frame *rep)
 {
 	struct frame out;
 	struct __sk_buff ctx = { .ifindex = (uint32_t)P0 };
@@ -260,8 +260,8 @@ run(const struct frame *f, unsigned *retval, struct frame *rep)
 	}
 	*retval = o.retval;
 	if (o.data_size_out != f->len || memcmp(out.b, f->b, f->len) != 0)
-		fail("the frame did not go on as it came (%u bytes out, %zu in)",
-		    o.data_size_out, f->len);
+		fail("%s: the frame did not go on as it came (%u bytes out, %zu in)",
+		    what, o.data_size_out, f->len);
 	counters(c);
 	for (i = 1; i < KP_NCOUNTERS; i++) {
 		if (i == KP_C_EVENTS || i == KP_C_RING_DROPS || c[i] == C0[i])
@@ -285,7 +285,7 @@ expect(const char *what, const struct req *r, int want, const uint8_t *mac, int 
 	int got;
 
 	build(r, &f);
-	got = run(&f, &rv, &rep);
+	got = run(what, &f, &rv, &rep);
 	if (rv != (unsigned)TC_ACT_UNSPEC)
 		fail("%s: verdict %d, not TC_ACT_UNSPEC", what, (int)rv);
 	if (got != want) {
@@ -533,7 +533,7 @@ one(uint32_t hs, uint8_t m)
 	inet_ntop(AF_INET, &a, s, sizeof(s));
 	r.sip = s;
 	build(&r, &f);
-	return run(&f, &rv, &rep);
+	return run("a rate request", &f, &rv, &rep);
 }
 
 /* Run until the first refusal, at most max requests; how many were
