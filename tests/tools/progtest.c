@@ -447,7 +447,8 @@ frames(void)
 	expect("martian sender 224.0.0.1", &(struct req){ .sip = "224.0.0.1", .tip = Tg }, INV, NULL, 0);
 	expect("martian sender 255.255.255.255", &(struct req){ .sip = "255.255.255.255", .tip = Tg },
 	    INV, NULL, 0);
-	expect("target 255.255.255.255", &(struct req){ .sip = S, .tip = "255.255.255.255" }, INV, NULL, 0);
+	expect("target 255.255.255.255", &(struct req){ .sip = S, .tip = "255.255.255.255" },
+	    INV, NULL, 0);
 	expect("target 224.0.0.5", &(struct req){ .sip = S, .tip = "224.0.0.5" }, INV, NULL, 0);
 	expect("target 127.0.0.1", &(struct req){ .sip = S, .tip = "127.0.0.1" }, INV, NULL, 0);
 	expect("target 0.0.0.0", &(struct req){ .sip = S, .tip = "0.0.0.0" }, INV, NULL, 0);
@@ -623,6 +624,8 @@ main(int argc, char **argv)
 	if (rng_add_item(&OURS, "10.1.0.200", &why) == -1 || rng_finish(&OURS) == -1)
 		return 1;
 	if (open_fed(POL_OWNER, 1000, 200000, true) == -1)
+		return 1;
+	if (tbl_iface(T, P0) == NULL)
 		return 1;
 	memcpy(mac_p0, tbl_iface(T, P0)->mac, 6);
 	frames();
