@@ -231,6 +231,7 @@ out:
 }
 
 static uint64_t C0[KP_NCOUNTERS];
+static bool KEYED;		/* slot_of has this load's key */
 
 static void
 counters(uint64_t c[KP_NCOUNTERS])
@@ -394,6 +395,7 @@ close_fed(void)
 {
 	kp_close(KP);
 	tbl_free(T);
+	KEYED = false;
 	KP = NULL;
 	T = NULL;
 }
@@ -537,6 +539,24 @@ one(uint32_t hs, uint8_t m)
 	return run("a rate request", &f, &rv, &rep);
 }
 
+/* The sender slot the program files (hs, ..:01:m) under: the daemon's
+ * key (kp_conf) through the shared siphash.h, as arp_limit computes it. */
+static uint32_t
+slot_of(uint32_t hs, uint8_t m)
+{
+	const uint8_t sha[6] = { 0x02, 0x00, 0x00, 0x00, 0x01, m };
+	static struct sip_key k;
+	struct kp_conf cf;
+	uint32_t zero = 0;
+
+	if (!KEYED && bpf_map_lookup_elem(KP->fd_conf, &zero, &cf) == 0) {
+		k.k0 = cf.slot_k0;
+		k.k1 = cf.slot_k1;
+		KEYED = true;
+	}
+	return (uint32_t)sip_hash_sender(&k, hs, sha) & (KP_SENDER_SLOTS - 1);
+}
+
 /* Run until the first refusal, at most max requests; how many were
  * answered before it, its counter into *why, the seconds it took. */
 static int
@@ -562,11 +582,18 @@ static void
 limits(void)
 {
 	double secs;
-	int n, why;
+	int n, why, c;
+	uint8_t m;
+	uint32_t first;
 
 	printf("# rates\n");
 	if (open_fed(POL_OWNER, 1000, 200000, true) == -1)
 		return;
+	first = slot_of(0x0a010132u, 0x50);
+	/* another sender, in another slot (the key is drawn at each load:
+	 * one in 4096 would share the first's) */
+	for (m = 0x51; slot_of(0x0a010133u, m) == first; m++)
+		;
 	n = burst(400, 0, &why, &secs);
 	/* the bucket refills as the requests run: 1 a millisecond */
 	if (why != KP_C_LIMITED_SENDER || n < 100 || n > 100 + (int)(secs * 1000) + 1)
@@ -574,7 +601,7 @@ limits(void)
 		    why >= 0 ? kp_counter_name(why) : "?");
 	else
 		printf("ok sender_rate 1000: %d answered in %.1f ms, then refused\n", n, secs * 1e3);
-	if ((why = one(0x0a010133u, 0x51)) != KP_C_ANSWERED)
+	if ((why = one(0x0a010133u, m)) != KP_C_ANSWERED)
 		fail("another sender refused with the first's bucket empty (%s)",
 		    why >= 0 ? kp_counter_name(why) : "?");
 	else
@@ -584,6 +611,25 @@ limits(void)
 		fail("the sender still refused 20 ms later (%s)", why >= 0 ? kp_counter_name(why) : "?");
 	else
 		printf("ok the sender again 20 ms later: answered\n");
+	close_fed();
+
+	/* a sender is its slot: one that shares the first's (found by the
+	 * daemon's key, through siphash.h as the program hashes) is held to
+	 * the first's bucket.  sender_rate 10 (a burst of 10, a token each
+	 * 100 ms): no token comes back between the two requests */
+	if (open_fed(POL_OWNER, 10, 200000, true) == -1)
+		return;
+	first = slot_of(0x0a010132u, 0x50);
+	for (c = 0; c < 65536 && slot_of(0x0a010200u + (uint32_t)(c >> 8), (uint8_t)c) != first; c++)
+		;
+	n = burst(40, 0, &why, &secs);
+	if (why != KP_C_LIMITED_SENDER || n < 10 || n > 10 + (int)(secs * 10) + 1)
+		fail("sender_rate 10: %d answered, then %s", n, why >= 0 ? kp_counter_name(why) : "?");
+	else if (c < 65536 &&
+	    (why = one(0x0a010200u + (uint32_t)(c >> 8), (uint8_t)c)) != KP_C_LIMITED_SENDER)
+		fail("a sender in the first's slot not refused (%s)", why >= 0 ? kp_counter_name(why) : "?");
+	else
+		printf("ok sender_rate 10: %d answered, then refused, and a sender sharing its slot\n", n);
 	close_fed();
 
 	if (open_fed(POL_OWNER, 1000, 100, true) == -1)
