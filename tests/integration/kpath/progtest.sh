@@ -17,5 +17,13 @@ exec unshare --net -- sh -ec '
 	ip link add q0 address 02:00:00:00:00:02 type veth peer name q1
 	ip addr add 10.1.0.1/24 dev p0
 	ip addr add 10.2.0.1/24 dev q0
+	# the kernel answers any of its addresses (its reply is the oracle)
+	# and checks no route, whatever a host with devconf_inherit_init_net
+	# would have handed down
+	for c in all default p0 q0; do
+		for k in arp_ignore rp_filter arp_filter; do
+			echo 0 >"/proc/sys/net/ipv4/conf/$c/$k"
+		done
+	done
 	for l in lo p0 p1 q0 q1; do ip link set "$l" up; done
 	exec "$1" p0 p1 q0' sh "$PT"
