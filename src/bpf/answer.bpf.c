@@ -417,24 +417,226 @@ event(__u32 c, __u32 type, __u32 ifindex, __u32 sip, __u32 tip,
 	count(c, KP_C_EVENTS);
 }
 
+/* A request as validated: plain numbers only (no pointer into the frame
+ * or a map, which the verifier would have to track through the stack). */
+struct arp_req {
+	__u32	sip, tip;	/* network order, as in the frame */
+	__u32	hs;		/* sip in host order */
+	__u8	sha[6];		/* the requester's MAC */
+	__u8	mac[6];		/* ours to answer with (arp_target fills it) */
+	__u8	evflags;	/* KP_EVF_* for a learning event */
+	__u8	pad[3];
+};
+
+/* arp_check, as the capture path does it: a request fit to answer, read
+ * into *rq; 0, or the KP_C_PASS_* counter that says why not.  Its own
+ * step so that what is refused before any map is read stays the capture
+ * path's list, in its order. */
+static __always_inline __u32
+arp_validate(struct __sk_buff *skb, struct arp_req *rq)
+{
+	void *data, *data_end;
+	struct ethhdr *eth;
+	struct arp_eth *arp;
+	__u16 hrd, op;
+	__u32 ht;
+
+	if (skb->vlan_present)
+		return KP_C_PASS_VLAN;		/* for a VLAN device above */
+	if (skb->pkt_type != PACKET_HOST_ && skb->pkt_type != PACKET_BROADCAST_ &&
+	    skb->pkt_type != PACKET_MULTICAST_)
+		return KP_C_PASS_INVALID;
+	if (skb->len < ARP_FRAME)
+		return KP_C_PASS_INVALID;
+	/* the 42 bytes linear: a pull moves the data, so the bounds are
+	 * read again after it */
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	if (data + ARP_FRAME > data_end) {
+		if (bpf_skb_pull_data(skb, ARP_FRAME) != 0)
+			return KP_C_PASS_TRIM;
+		data = (void *)(long)skb->data;
+		data_end = (void *)(long)skb->data_end;
+		if (data + ARP_FRAME > data_end)
+			return KP_C_PASS_TRIM;
+	}
+	eth = data;
+	arp = data + sizeof(*eth);
+	if (eth->h_proto != bpf_htons(ETH_P_ARP))
+		return KP_C_PASS_INVALID;
+	hrd = bpf_ntohs(arp->hrd);
+	op = bpf_ntohs(arp->op);
+	if ((hrd != ARPHRD_ETHER_ && hrd != ARPHRD_IEEE802_) || arp->pro != bpf_htons(ETH_P_IP) ||
+	    arp->hln != 6 || arp->pln != 4 || (op != ARPOP_REQUEST_ && op != ARPOP_REPLY_))
+		return KP_C_PASS_INVALID;
+	__builtin_memcpy(rq->sha, arp->sha, 6);
+	__builtin_memcpy(&rq->sip, arp->sip, 4);
+	__builtin_memcpy(&rq->tip, arp->tip, 4);
+	if ((rq->sha[0] | rq->sha[1] | rq->sha[2] | rq->sha[3] | rq->sha[4] | rq->sha[5]) == 0 ||
+	    (rq->sha[0] & 1))
+		return KP_C_PASS_INVALID;
+	if (!mac_eq(rq->sha, eth->h_source))
+		return KP_C_PASS_INVALID;
+	rq->hs = bpf_ntohl(rq->sip);
+	ht = bpf_ntohl(rq->tip);
+	if (rq->sip != 0 && rule_martian(rq->hs))
+		return KP_C_PASS_INVALID;
+	if (op != ARPOP_REQUEST_)
+		return KP_C_PASS_REPLY;
+	if (rule_martian(ht))
+		return KP_C_PASS_INVALID;
+	if (rq->sip == rq->tip)
+		return KP_C_PASS_GRATUITOUS;
+	return 0;
+}
+
+/* pol_decide's sender half: a conflict, allow/deny_senders, probes; 0 or
+ * why not (KP_C_PASS_*).  Sets rq->evflags when the sender may be learnt.
+ * Apart from the target so that each half reads the maps it needs. */
+static __always_inline __u32
+arp_sender(const struct kp_iface *ifc, __u32 ifindex, struct arp_req *rq)
+{
+	if (rq->sip == 0)
+		return (ifc->flags & KP_IF_PROBES) ? 0 : KP_C_PASS_PROBE;
+	if (bpf_map_lookup_elem(&kp_locals, &rq->sip) != NULL)
+		return KP_C_PASS_OURS;		/* conflict, or our own */
+	if (ifc->flags & KP_IF_SENDERS) {
+		struct kp_lpm_key lk = { .prefixlen = 64, .addr = rq->sip };
+		__u8 *bits, b;
+
+		lk.ifindex = bpf_htonl(ifindex);
+		bits = bpf_map_lookup_elem(&kp_senders, &lk);
+		b = bits != NULL ? *bits : 0;
+		if (b & KP_SND_OURS)
+			return KP_C_PASS_OURS;
+		if ((b & KP_SND_DENY) || ((ifc->flags & KP_IF_ALLOWLIST) && !(b & KP_SND_ALLOW)))
+			return KP_C_PASS_SENDER;
+		/* learnable as the capture path learns: the sender in a
+		 * subnet of the arrival interface (tbl_in_subnet) */
+		if (b & KP_SND_SUBNET)
+			rq->evflags = KP_EVF_IN_SUBNET;
+	}
+	return 0;
+}
+
+/* pol_decide's target half, confirmed against the kernel's entries: a
+ * grant whose address entries (and, system mode, holders' links) are
+ * still the kernel's, or a published range no interface holds; 0 or why
+ * not (KP_C_PASS_*).  Fills rq->mac: the link's MAC as the kernel has it
+ * now (the instance the daemon's settings were written for), or the
+ * published one. */
+static __always_inline __u32
+arp_target(const struct kp_iface *ifc, const struct kp_link *lnk, __u32 ifindex,
+    struct arp_req *rq)
+{
+	struct kp_ans_key ak = {};
+	struct kp_answer *ans;
+	int need_sender;
+
+	__builtin_memcpy(rq->mac, lnk->mac, 6);
+	need_sender = ifc->mode == KP_MODE_SUBNET && rq->sip != 0;
+	ak.ifindex = ifc->mode == KP_MODE_SYSTEM ? 0 : ifindex;
+	ak.addr = rq->tip;
+	ans = ak.ifindex == 0 ? bpf_map_lookup_elem(&kp_locals, &rq->tip) :
+	    bpf_map_lookup_elem(&kp_answers, &ak);
+	if (ans != NULL && ans->nref > 0) {
+		struct ref_walk w = { .key = ak, .sip = rq->sip, .need_sender = need_sender };
+
+		bpf_loop(KP_NREF, ref_step, &w, 0);
+		if (ifc->mode == KP_MODE_SYSTEM)
+			w.cover = w.cover_any = 1;	/* no subnet test in system mode */
+		if (!w.own || !w.cover_any)
+			return KP_C_PASS_UNCONFIRMED;
+		if (!w.cover)
+			return KP_C_PASS_NOT_SUBNET;
+	} else {
+		/* published on this interface: no entry to confirm, but no
+		 * interface may hold it meanwhile */
+		struct kp_lpm_key lk = { .prefixlen = 64, .addr = rq->tip };
+		struct kp_pub *pv;
+
+		if (bpf_map_lookup_elem(&kp_locals, &rq->tip) != NULL)
+			return KP_C_PASS_NO_ENTRY;
+		lk.ifindex = bpf_htonl(ifindex);
+		if ((pv = bpf_map_lookup_elem(&kp_pub, &lk)) == NULL)
+			return KP_C_PASS_NO_ENTRY;
+		if (need_sender)
+			return KP_C_PASS_NOT_SUBNET;	/* the daemon's subnets */
+		/* its own MAC, or the link's as the kernel has it now: never
+		 * one written before a MAC change */
+		if (pv->flags & KP_PUB_MAC)
+			__builtin_memcpy(rq->mac, pv->mac, 6);
+	}
+	return 0;
+}
+
+/* sender_rate, then total_rate, as the capture path: 0 admitted, or the
+ * KP_C_LIMITED_* counter of the bucket that refused.  A sender is its
+ * address and its MAC, as on the capture path: one host sending probes
+ * (from 0.0.0.0), or using another's address, is held to the limit
+ * without spending another's; its slot is keyed (limit.c's), so no
+ * sender can aim at another's. */
+static __always_inline __u32
+arp_limit(const struct kp_conf *cf, const struct arp_req *rq)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 k;
+
+	if (cf->sender_rate != 0) {
+		struct sip_key sk = { cf->slot_k0, cf->slot_k1 };
+
+		k = (__u32)sip_hash_sender(&sk, rq->hs, rq->sha) & (KP_SENDER_SLOTS - 1);
+		if (!take(k, cf->sender_rate, now))
+			return KP_C_LIMITED_SENDER;
+	}
+	if (cf->total_rate != 0 && !take(KP_BUCKET_TOTAL, cf->total_rate, now))
+		return KP_C_LIMITED_TOTAL;
+	return 0;
+}
+
+/* The reply, sent by reply() from the request in place (a clone out of
+ * the arrival device; the request put back): its arguments as plain
+ * numbers, which is what keeps reply()'s frame apart from ours. */
+static __always_inline int
+arp_reply(struct __sk_buff *skb, __u32 ifindex, const struct arp_req *rq)
+{
+	__u64 mac64 = 0, sha64 = 0;
+
+	__builtin_memcpy(&mac64, rq->mac, 6);
+	__builtin_memcpy(&sha64, rq->sha, 6);
+	return reply(skb, ifindex, (__u64)rq->sip << 32 | rq->tip, mac64, sha64);
+}
+
+/* After an answer: the events the daemon asked for (learning, within
+ * learn_rate; probes). */
+static __always_inline void
+arp_events(const struct kp_iface *ifc, const struct kp_conf *cf, __u32 cnt, __u32 ifindex,
+    const struct arp_req *rq)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (rq->evflags && (ifc->flags & KP_IF_LEARN) && cf->learn_rate != 0 &&
+	    take(KP_BUCKET_LEARN, cf->learn_rate, now))
+		event(cnt, KP_EV_LEARN, ifindex, rq->sip, rq->tip, rq->sha, rq->evflags);
+	if (rq->sip == 0 && (ifc->flags & KP_IF_PROBE_EVENTS))
+		event(cnt, KP_EV_PROBE, ifindex, rq->sip, rq->tip, rq->sha, 0);
+}
+
+/* validate, decide (interface current, sender, target, routing, daemon
+ * alive), limit, reply in place: each step passes the frame on, counted
+ * under its reason, or hands over to the next.
+ * tests/tools/progtest.c runs frames through it with BPF_PROG_TEST_RUN. */
 SEC("tc")
 int
 arpownd_answer(struct __sk_buff *skb)
 {
-	__u32 ifindex = skb->ifindex, zero = 0, sip, tip, hs, ht, k;
-	void *data, *data_end;
-	__u32 cnt;
+	__u32 ifindex = skb->ifindex, zero = 0, cnt, why;
 	struct kp_iface *ifc;
 	struct kp_link *lnk;
 	struct kp_watch *wt;
 	struct kp_conf *cf;
-	struct kp_answer *ans;
-	struct kp_ans_key ak = {};
-	struct ethhdr *eth;
-	struct arp_eth *arp;
-	__u8 sha[6], mac[6], evflags = 0;
-	__u16 hrd, op;
-	int own = 0, cover = 0, cover_any = 0, need_sender;
+	struct arp_req rq = {};
+	int r;
 
 	if (skb->protocol != bpf_htons(ETH_P_ARP))
 		return TC_ACT_UNSPEC;
@@ -442,53 +644,10 @@ arpownd_answer(struct __sk_buff *skb)
 	 * frames received are the sum of the outcomes (kp_counters) */
 	ifc = bpf_map_lookup_elem(&kp_ifaces, &ifindex);
 	cnt = ifc != NULL ? ifindex : 0;
+	if ((why = arp_validate(skb, &rq)) != 0)
+		return pass(cnt, why);
 
-	/* ---- arp_check, as the capture path does it */
-	if (skb->vlan_present)
-		return pass(cnt, KP_C_PASS_VLAN);	/* for a VLAN device above */
-	if (skb->pkt_type != PACKET_HOST_ && skb->pkt_type != PACKET_BROADCAST_ &&
-	    skb->pkt_type != PACKET_MULTICAST_)
-		return pass(cnt, KP_C_PASS_INVALID);
-	if (skb->len < ARP_FRAME)
-		return pass(cnt, KP_C_PASS_INVALID);
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
-	if (data + ARP_FRAME > data_end) {
-		if (bpf_skb_pull_data(skb, ARP_FRAME) != 0)
-			return pass(cnt, KP_C_PASS_TRIM);
-		data = (void *)(long)skb->data;
-		data_end = (void *)(long)skb->data_end;
-		if (data + ARP_FRAME > data_end)
-			return pass(cnt, KP_C_PASS_TRIM);
-	}
-	eth = data;
-	arp = data + sizeof(*eth);
-	if (eth->h_proto != bpf_htons(ETH_P_ARP))
-		return pass(cnt, KP_C_PASS_INVALID);
-	hrd = bpf_ntohs(arp->hrd);
-	op = bpf_ntohs(arp->op);
-	if ((hrd != ARPHRD_ETHER_ && hrd != ARPHRD_IEEE802_) || arp->pro != bpf_htons(ETH_P_IP) ||
-	    arp->hln != 6 || arp->pln != 4 || (op != ARPOP_REQUEST_ && op != ARPOP_REPLY_))
-		return pass(cnt, KP_C_PASS_INVALID);
-	__builtin_memcpy(sha, arp->sha, 6);
-	__builtin_memcpy(&sip, arp->sip, 4);
-	__builtin_memcpy(&tip, arp->tip, 4);
-	if ((sha[0] | sha[1] | sha[2] | sha[3] | sha[4] | sha[5]) == 0 || (sha[0] & 1))
-		return pass(cnt, KP_C_PASS_INVALID);
-	if (!mac_eq(sha, eth->h_source))
-		return pass(cnt, KP_C_PASS_INVALID);
-	hs = bpf_ntohl(sip);
-	ht = bpf_ntohl(tip);
-	if (sip != 0 && rule_martian(hs))
-		return pass(cnt, KP_C_PASS_INVALID);
-	if (op != ARPOP_REQUEST_)
-		return pass(cnt, KP_C_PASS_REPLY);
-	if (rule_martian(ht))
-		return pass(cnt, KP_C_PASS_INVALID);
-	if (sip == tip)
-		return pass(cnt, KP_C_PASS_GRATUITOUS);
-
-	/* ---- the interface, and is what we know of it current? */
+	/* the interface, and is what we know of it current? */
 	if (ifc == NULL || ifc->mode < KP_MODE_OWNER || ifc->mode > KP_MODE_SYSTEM)
 		return pass(cnt, KP_C_PASS_MODE);
 	lnk = bpf_map_lookup_elem(&kp_links, &ifindex);
@@ -498,132 +657,37 @@ arpownd_answer(struct __sk_buff *skb)
 	    wt->bad_gen != cf->ok_gen || (cf->flags & KP_CF_FULL))
 		return pass(cnt, KP_C_PASS_STALE);
 
-	/* ---- pol_decide: the sender */
-	if (sip != 0) {
-		if (bpf_map_lookup_elem(&kp_locals, &sip) != NULL)
-			return pass(cnt, KP_C_PASS_OURS);	/* conflict, or our own */
-		if (ifc->flags & KP_IF_SENDERS) {
-			struct kp_lpm_key lk = { .prefixlen = 64, .addr = sip };
-			__u8 *bits, b;
-
-			lk.ifindex = bpf_htonl(ifindex);
-			bits = bpf_map_lookup_elem(&kp_senders, &lk);
-			b = bits != NULL ? *bits : 0;
-			if (b & KP_SND_OURS)
-				return pass(cnt, KP_C_PASS_OURS);
-			if ((b & KP_SND_DENY) || ((ifc->flags & KP_IF_ALLOWLIST) && !(b & KP_SND_ALLOW)))
-				return pass(cnt, KP_C_PASS_SENDER);
-			/* learnable as the capture path learns: the sender in a
-			 * subnet of the arrival interface (tbl_in_subnet) */
-			if (b & KP_SND_SUBNET)
-				evflags = KP_EVF_IN_SUBNET;
-		}
-	} else if (!(ifc->flags & KP_IF_PROBES))
-		return pass(cnt, KP_C_PASS_PROBE);
-
-	/* ---- pol_decide: the target, confirmed against the kernel's entries;
-	 * the reply MAC is the link's as the kernel has it now (the instance
-	 * the daemon's settings were written for) */
-	__builtin_memcpy(mac, lnk->mac, 6);
-	need_sender = ifc->mode == KP_MODE_SUBNET && sip != 0;
-	ak.ifindex = ifc->mode == KP_MODE_SYSTEM ? 0 : ifindex;
-	ak.addr = tip;
-	ans = ak.ifindex == 0 ? bpf_map_lookup_elem(&kp_locals, &tip) :
-	    bpf_map_lookup_elem(&kp_answers, &ak);
-	if (ans != NULL && ans->nref > 0) {
-		struct ref_walk w = { .key = ak, .sip = sip, .need_sender = need_sender };
-
-		bpf_loop(KP_NREF, ref_step, &w, 0);
-		own = w.own;
-		cover_any = w.cover_any;
-		cover = w.cover;
-		if (ifc->mode == KP_MODE_SYSTEM)
-			cover = cover_any = 1;	/* no subnet test in system mode */
-		if (!own || !cover_any)
-			return pass(cnt, KP_C_PASS_UNCONFIRMED);
-		if (!cover)
-			return pass(cnt, KP_C_PASS_NOT_SUBNET);
-	} else {
-		/* published on this interface: no entry to confirm, but no
-		 * interface may hold it meanwhile */
-		struct kp_lpm_key lk = { .prefixlen = 64, .addr = tip };
-		struct kp_pub *pv;
-
-		if (bpf_map_lookup_elem(&kp_locals, &tip) != NULL)
-			return pass(cnt, KP_C_PASS_NO_ENTRY);
-		lk.ifindex = bpf_htonl(ifindex);
-		if ((pv = bpf_map_lookup_elem(&kp_pub, &lk)) == NULL)
-			return pass(cnt, KP_C_PASS_NO_ENTRY);
-		if (need_sender)
-			return pass(cnt, KP_C_PASS_NOT_SUBNET);	/* the daemon's subnets */
-		/* its own MAC, or the link's as the kernel has it now: never
-		 * one written before a MAC change */
-		if (pv->flags & KP_PUB_MAC)
-			__builtin_memcpy(mac, pv->mac, 6);
-	}
-
-	/* ---- rp_filter, arp_filter: the kernel's routing decides (the
-	 * capture path asks it); bpf_fib_lookup is GPL-only, and this
-	 * object declares no license */
-	if (sip != 0 && (ifc->flags & KP_IF_RPCHECK))
+	if ((why = arp_sender(ifc, ifindex, &rq)) != 0 ||
+	    (why = arp_target(ifc, lnk, ifindex, &rq)) != 0)
+		return pass(cnt, why);
+	/* rp_filter, arp_filter: the kernel's routing decides (the capture
+	 * path asks it); bpf_fib_lookup is GPL-only, and this object
+	 * declares no license */
+	if (rq.sip != 0 && (ifc->flags & KP_IF_RPCHECK))
 		return pass(cnt, KP_C_PASS_RPF);
-
-	/* ---- the daemon still there (its watcher with it) */
+	/* the daemon still there (its watcher with it) */
 	if ((cf->flags & KP_CF_LIVENESS) &&
 	    !daemon_alive(skb, cf->live_addr, cf->live_port, cf->live_mark))
 		return pass(cnt, KP_C_PASS_STALE);
 
-	/* ---- sender_rate, total_rate: as the capture path; what they refuse
-	 * goes on marked as decided, so that the capture path does not
-	 * answer it from a budget of its own */
-	{
-		__u64 now = bpf_ktime_get_ns();
-
-		/* a sender is its address and its MAC, as on the capture path:
-		 * one host sending probes (from 0.0.0.0), or using another's
-		 * address, is held to the limit without spending another's */
-		if (cf->sender_rate != 0) {
-			struct sip_key sk = { cf->slot_k0, cf->slot_k1 };
-
-			/* limit.c's slot: keyed, no sender can aim at another's */
-			k = (__u32)sip_hash_sender(&sk, hs, sha) & (KP_SENDER_SLOTS - 1);
-			if (!take(k, cf->sender_rate, now)) {
-				count(cnt, KP_C_LIMITED_SENDER);
-				return decided(skb);
-			}
-		}
-		if (cf->total_rate != 0 && !take(KP_BUCKET_TOTAL, cf->total_rate, now)) {
-			count(cnt, KP_C_LIMITED_TOTAL);
-			return decided(skb);
-		}
+	/* what a limit refuses goes on marked as decided, so that the
+	 * capture path does not answer it from a budget of its own */
+	if ((why = arp_limit(cf, &rq)) != 0) {
+		count(cnt, why);
+		return decided(skb);
 	}
 
-	/* ---- the reply, a clone; the request goes on */
-	{
-		__u64 mac64 = 0, sha64 = 0;
-		int r;
-
-		__builtin_memcpy(&mac64, mac, 6);
-		__builtin_memcpy(&sha64, sha, 6);
-		r = reply(skb, ifindex, (__u64)sip << 32 | tip, mac64, sha64);
-		if (r < 0) {
-			/* half-rewritten: not a frame to pass on */
-			count(cnt, KP_C_PASS_TRIM);
-			return TC_ACT_SHOT;
-		}
-		if (r > 0)
-			return pass(cnt, KP_C_PASS_TRIM);
+	/* the reply, a clone; the request goes on */
+	r = arp_reply(skb, ifindex, &rq);
+	if (r < 0) {
+		/* half-rewritten: not a frame to pass on */
+		count(cnt, KP_C_PASS_TRIM);
+		return TC_ACT_SHOT;
 	}
+	if (r > 0)
+		return pass(cnt, KP_C_PASS_TRIM);
 	count(cnt, KP_C_ANSWERED);
-	{
-		__u64 now = bpf_ktime_get_ns();
-
-		if (evflags && (ifc->flags & KP_IF_LEARN) && cf->learn_rate != 0 &&
-		    take(KP_BUCKET_LEARN, cf->learn_rate, now))
-			event(cnt, KP_EV_LEARN, ifindex, sip, tip, sha, evflags);
-		if (sip == 0 && (ifc->flags & KP_IF_PROBE_EVENTS))
-			event(cnt, KP_EV_PROBE, ifindex, sip, tip, sha, 0);
-	}
+	arp_events(ifc, cf, cnt, ifindex, &rq);
 	return decided(skb);
 }
 
