@@ -27,11 +27,9 @@ struct pop_deps {
 	void			*changed_arg;
 };
 
-/* Publishing into p (the set in force; pop_set_pub when it is replaced); NULL on ENOMEM. */
-struct pop *pop_new(const struct pop_deps *d, struct pub *p);
+/* Publishing into the set in force (inforce.h: its one writer); NULL on ENOMEM. */
+struct pop *pop_new(const struct pop_deps *d);
 void pop_free(struct pop *o);
-/* The published set in force from now on. */
-void pop_set_pub(struct pop *o, struct pub *p);
 /* The announcer, once there is a loop to run it. */
 void pop_set_anr(struct pop *o, struct anr *a);
 /* The set c makes with the runtime entries of old (a reload) or, when old

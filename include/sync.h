@@ -30,11 +30,10 @@ struct syn_deps {
 	void		*changed_arg;
 };
 
-/* A sync for c; NULL on ENOMEM. */
-struct syn *syn_new(const struct syn_deps *d, const struct conf *c);
+/* A sync, managing interfaces as the configuration in force says
+ * (inforce.h); NULL on ENOMEM. */
+struct syn *syn_new(const struct syn_deps *d);
 void syn_free(struct syn *s);
-/* The configuration in force from now on. */
-void syn_reconf(struct syn *s, const struct conf *c);
 /* The announcer, once there is a loop to run it. */
 void syn_set_anr(struct syn *s, struct anr *a);
 /* Read every link and address (start); 0, or -1 with errno. */

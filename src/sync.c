@@ -10,6 +10,7 @@
 
 #include "announcer.h"
 #include "iface.h"
+#include "inforce.h"
 #include "linksync.h"
 #include "log.h"
 #include "msgid.h"
@@ -20,7 +21,6 @@
 
 struct syn {
 	struct syn_deps		 d;
-	const struct conf	*conf;
 	bool			 started;	/* events manage and announce */
 	bool			 dumping;	/* a dump is read: the request socket is busy */
 	bool			 need_resync;	/* a re-dump failed: try again */
@@ -28,14 +28,13 @@ struct syn {
 };
 
 struct syn *
-syn_new(const struct syn_deps *d, const struct conf *c)
+syn_new(const struct syn_deps *d)
 {
 	struct syn *s;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->d = *d;
-	s->conf = c;
 	return s;
 }
 
@@ -43,12 +42,6 @@ void
 syn_free(struct syn *s)
 {
 	free(s);
-}
-
-void
-syn_reconf(struct syn *s, const struct conf *c)
-{
-	s->conf = c;
 }
 
 void
@@ -66,7 +59,7 @@ syn_started(struct syn *s, bool on)
 int
 syn_manage_all(struct syn *s)
 {
-	return ifm_apply_all(s->d.ifm, s->conf);
+	return ifm_apply_all(s->d.ifm, inf_conf());
 }
 
 static void
@@ -128,7 +121,7 @@ on_link(struct syn *s, const struct ls_change *c)
 		tell = true;
 	/* during a dump the request socket is busy; the resync manages after */
 	if (s->started && !s->dumping)
-		ifm_apply(s->d.ifm, s->conf, ifp);
+		ifm_apply(s->d.ifm, inf_conf(), ifp);
 	if (tell && ifp->managed)
 		announce(s, ifp->ifindex, 0);
 }
