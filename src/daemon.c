@@ -318,8 +318,7 @@ subscribe(struct daemon *d)
 static int
 loop_setup(struct daemon *d)
 {
-	struct anr_deps ad = { NULL, d->tbl, d->cap, &d->lim, &d->st };
-	struct ans_deps sd = { d->tbl, d->cap, d->rtnl, NULL, d->notes, d->cfl, &d->lim,
+	struct ans_deps sd = { d->tbl, d->cap, d->rtnl, d->anr, d->notes, d->cfl, &d->lim,
 	    &d->st, sync_now, d->syn, d->rpf };
 	struct rld_deps rd;
 	struct cmd_deps cd;
@@ -327,11 +326,6 @@ loop_setup(struct daemon *d)
 	uint64_t wd;
 	size_t i;
 
-	d->loop = ev_default_loop(EVFLAG_AUTO);
-	ad.loop = d->loop;
-	if ((d->anr = anr_new(&ad)) == NULL)
-		return -1;
-	sd.anr = d->anr;
 	if ((d->ans = ans_new(&sd)) == NULL ||
 	    (d->tf = tf_new(d->loop, view_fill, d)) == NULL)
 		return -1;
@@ -343,8 +337,6 @@ loop_setup(struct daemon *d)
 	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d, report_status, d };
 	if ((d->cmd = cmd_new(&cd)) == NULL)
 		return -1;
-	syn_set_anr(d->syn, d->anr);
-	pop_set_anr(d->pop, d->anr);
 	ifm_on_event(d->ifm, iface_event, d);
 
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
@@ -470,7 +462,7 @@ static int
 start_net(struct daemon *d, struct state *st)
 {
 	struct syn_deps sd;
-	struct pop_deps pd;
+	struct anr_deps ad;
 	struct pub *pub;
 	char err[512];
 
@@ -485,9 +477,8 @@ start_net(struct daemon *d, struct state *st)
 		log_warn("rtnetlink");
 		return util_exit_code(errno);
 	}
-	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, NULL, &d->st, table_changed, d };
-	pd = (struct pop_deps){ d->tbl, d->sd, NULL, published_changed, d };
-	if ((d->syn = syn_new(&sd)) == NULL || (d->pop = pop_new(&pd)) == NULL) {
+	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, &d->st, table_changed, d };
+	if ((d->syn = syn_new(&sd)) == NULL) {
 		log_warn("start-up");
 		return util_exit_code(errno);
 	}
@@ -512,6 +503,16 @@ start_net(struct daemon *d, struct state *st)
 	}
 	d->cap_live = (uint64_t)(ev_time() * 1e9);
 	phs_mark(&d->ph, "capture live", ev_time());
+	/* the announcer sends through the capture; runtime publishing
+	 * announces through it: each made once what it uses is there */
+	d->loop = ev_default_loop(EVFLAG_AUTO);
+	ad = (struct anr_deps){ d->loop, d->tbl, d->cap, &d->lim, &d->st };
+	if ((d->anr = anr_new(&ad)) == NULL ||
+	    (d->pop = pop_new(&(struct pop_deps){ d->tbl, d->sd, d->anr, published_changed,
+	    d })) == NULL) {
+		log_warn("start-up");
+		return util_exit_code(errno);
+	}
 	rld_capture(d->cap, inf_conf());
 	ifm_warn_conf_all();
 	/* a previous run's records: links gone, renamed while we were down;
@@ -684,7 +685,7 @@ daemon_run(const struct daemon_opts *o)
 		    "loop");
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	prev_announced(d);
-	syn_started(d->syn, true);
+	syn_started(d->syn, d->anr);
 	(void)syn_manage_all(d->syn);
 	anr_started(d->anr);
 	phs_mark(&d->ph, "sysctls written", ev_time());

@@ -53,12 +53,6 @@ pop_free(struct pop *o)
 	free(o);
 }
 
-void
-pop_set_anr(struct pop *o, struct anr *a)
-{
-	o->d.anr = a;
-}
-
 /* Keep p's runtime entries in the state directory, crash-safely: a new
  * snapshot of them all. */
 static int

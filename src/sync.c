@@ -21,6 +21,7 @@
 
 struct syn {
 	struct syn_deps		 d;
+	struct anr		*anr;		/* announcements: NULL until started */
 	bool			 started;	/* events manage and announce */
 	bool			 dumping;	/* a dump is read: the request socket is busy */
 	bool			 need_resync;	/* a re-dump failed: try again */
@@ -45,15 +46,16 @@ syn_free(struct syn *s)
 }
 
 void
-syn_set_anr(struct syn *s, struct anr *a)
+syn_started(struct syn *s, struct anr *a)
 {
-	s->d.anr = a;
+	s->anr = a;
+	s->started = true;
 }
 
 void
-syn_started(struct syn *s, bool on)
+syn_stopping(struct syn *s)
 {
-	s->started = on;
+	s->started = false;
 }
 
 int
@@ -65,15 +67,15 @@ syn_manage_all(struct syn *s)
 static void
 announce(struct syn *s, int ifindex, uint32_t addr)
 {
-	if (s->d.anr != NULL)
-		anr_start(s->d.anr, ifindex, addr);
+	if (s->anr != NULL)
+		anr_start(s->anr, ifindex, addr);
 }
 
 static void
 announce_stop(struct syn *s, int ifindex, uint32_t addr)
 {
-	if (s->d.anr != NULL)
-		anr_stop(s->d.anr, ifindex, addr);
+	if (s->anr != NULL)
+		anr_stop(s->anr, ifindex, addr);
 }
 
 /* A link is gone, its sysctls with it: its record goes, and its bursts. */

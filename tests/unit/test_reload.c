@@ -153,15 +153,16 @@ setup(void **state)
 	f->cfl = cfl_new(64);
 	f->notes = note_new(f->tbl);
 	f->ifm = ifm_new(f->tbl, NULL, f->sd, &st);
-	sd = (struct syn_deps){ f->tbl, NULL, f->ifm, NULL, &f->st, NULL, NULL };
+	sd = (struct syn_deps){ f->tbl, NULL, f->ifm, &f->st, NULL, NULL };
 	f->syn = syn_new(&sd);
-	pd = (struct pop_deps){ f->tbl, f->sd, NULL, NULL, NULL };
+	/* made in the daemon's order: what each uses before it */
+	ad = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
+	f->anr = anr_new(&ad);
+	pd = (struct pop_deps){ f->tbl, f->sd, f->anr, NULL, NULL };
 	f->pop = pop_new(&pd);
 	p = pop_build(f->pop, c, NULL);
 	assert_non_null(p);
 	inf_init_pub(p);
-	ad = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
-	f->anr = anr_new(&ad);
 	nd = (struct ans_deps){ f->tbl, NULL, NULL, f->anr, f->notes, f->cfl, &f->lim, &f->st,
 	    no_sync, NULL, NULL };
 	f->ans = ans_new(&nd);
@@ -177,8 +178,6 @@ setup(void **state)
 	assert_int_equal(inf_subscribe(kan_reconf, NULL), 0);
 	assert_int_equal(inf_subscribe(rld_settle, f->rld), 0);
 	assert_int_equal(inf_subscribe(anr_changed, f->anr), 0);
-	pop_set_anr(f->pop, f->anr);
-	syn_set_anr(f->syn, f->anr);
 	ifm_on_event(f->ifm, anr_ifm_event, f->anr);
 	assert_int_equal(ifm_apply_all(f->ifm, c), 0);
 	assert_true(tbl_iface(f->tbl, 3)->managed);
