@@ -290,27 +290,25 @@ sync_now(void *arg)
 	syn_read(arg);
 }
 
-/*
- * Who a reload tells, after the swap (inforce.h), in the order of its
- * effects: the kernel path's published bits first (a withdrawn address
- * leaves it before anything else moves); every interface to the new
- * settings, with what waits for the next start (rld_apply); the
- * announcer's refresh timer; the metrics file; the kernel path's limits
- * and per-interface settings (after the interfaces: it feeds what they
- * say now); the log level and the capture (rld_settle); last, the bursts
- * for what is newly published, from the interfaces as they are now.
- */
+/* Who a reload tells after the swap (inforce.h), in the order of its
+ * effects, the order a reload has always had. */
 static int
 subscribe(struct daemon *d)
 {
-	if (inf_subscribe(kan_set_pub, d->kan) == -1 ||
-	    inf_subscribe(rld_apply, d->rld) == -1 ||
-	    inf_subscribe(anr_reconf, d->anr) == -1 ||
-	    inf_subscribe(tf_reconf, d->tf) == -1 ||
-	    inf_subscribe(kan_reconf, d->kan) == -1 ||
-	    inf_subscribe(rld_settle, d->rld) == -1 ||
-	    inf_subscribe(anr_changed, d->anr) == -1)
-		return -1;
+	const struct { inf_fn *fn; void *arg; } order[] = {
+		{ kan_set_pub, d->kan },	/* a range withdrawn: out of it first */
+		{ rld_apply, d->rld },		/* every interface to its settings */
+		{ anr_reconf, d->anr },		/* the refresh timer */
+		{ tf_reconf, d->tf },		/* the metrics file */
+		{ kan_reconf, d->kan },		/* fed what the interfaces say now */
+		{ rld_settle, d->rld },		/* the log level, qdisc_bypass */
+		{ anr_changed, d->anr },	/* bursts for the new entries */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (inf_subscribe(order[i].fn, order[i].arg) == -1)
+			return -1;
 	return 0;
 }
 

@@ -415,10 +415,11 @@ rld_settle(void *arg, const struct conf *oc, const struct pub *op)
 static void
 swap_in(struct rld *r, struct conf *nc, struct pub *np)
 {
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+
 	inf_swap(nc, np);
 	r->loaded = ev_time();
-	log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_RELOAD, NULL, 0, 0, NULL }, "reloaded %s",
-	    r->d.src.path);
+	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.src.path);
 }
 
 /*
