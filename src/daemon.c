@@ -5,7 +5,9 @@
  * (daemonstop.c) undoes it in reverse, the sysctls first, never deaf.
  * Each job lives in its module: sync.c (netlink), answer.c (frames),
  * announcer.c, iface.c (sysctls), pubops.c, reload.c, commands.c,
- * kanswer.c (the kernel path), status.c (STATUS=), nslock.c. */
+ * kanswer.c (the kernel path), status.c (STATUS=), nslock.c; what is in
+ * force, inforce.c, which a reload swaps and whose subscribers it tells
+ * in the order subscribe() writes. */
 #include "config.h"
 
 #include <errno.h>
