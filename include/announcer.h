@@ -32,13 +32,11 @@ struct anr_deps {
 	struct stats	*st;
 };
 
-/* An announcer with no burst pending, for c and the published set p; NULL on ENOMEM. */
-struct anr *anr_new(const struct anr_deps *d, const struct conf *c, const struct pub *p);
+/* An announcer with no burst pending, by what is in force (inforce.h); NULL on ENOMEM. */
+struct anr *anr_new(const struct anr_deps *d);
 void anr_free(struct anr *a);
-/* The configuration in force from now on (bursts, form, refresh timer). */
-void anr_reconf(struct anr *a, const struct conf *c);
-/* The published set in force from now on. */
-void anr_set_pub(struct anr *a, const struct pub *p);
+/* (inf_fn) A new configuration in force: the refresh timer as it says. */
+void anr_reconf(void *arg, const struct conf *oc, const struct pub *op);
 /* Does ifp speak up: managed, answering (not monitor or off), announce on?
  * (A link that is down is skipped when a frame is due.) */
 bool anr_speaks(const struct tbl_iface *ifp);
@@ -48,8 +46,9 @@ void anr_start(struct anr *a, int ifindex, uint32_t addr);
 void anr_stop(struct anr *a, int ifindex, uint32_t addr);
 /* Bursts for an entry of the published set, from each interface it names. */
 void anr_entry(struct anr *a, const struct pub_entry *e);
-/* Bursts for the entries of p that old did not have as they are. */
-void anr_changed(struct anr *a, const struct pub *p, const struct pub *old);
+/* (inf_fn) Bursts for the entries of the published set in force that
+ * old did not have as they are. */
+void anr_changed(void *arg, const struct conf *oc, const struct pub *old);
 /* The interface manager's word (ifm_event_fn): ifp became managed,
  * changed mode, or was given back.  During the start each address once
  * (what the previous run announced as it is, not at all); later in full. */

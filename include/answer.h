@@ -43,13 +43,9 @@ struct ans_deps {
 	struct rpf	*rpf;		/* the kernel's reverse-path checks; NULL: none */
 };
 
-/* A frame path for c and the published set p; NULL on ENOMEM. */
-struct ans *ans_new(const struct ans_deps *d, const struct conf *c, const struct pub *p);
+/* A frame path, deciding by what is in force (inforce.h); NULL on ENOMEM. */
+struct ans *ans_new(const struct ans_deps *d);
 void ans_free(struct ans *a);
-/* The configuration in force from now on. */
-void ans_reconf(struct ans *a, const struct conf *c);
-/* The published set in force from now on. */
-void ans_set_pub(struct ans *a, const struct pub *p);
 /* Answer what the capture holds, then keep polling busy_poll_us (the
  * capture fd's watcher); now: the loop's time, for the rate limits. */
 void ans_run(struct ans *a, double now);

@@ -57,12 +57,13 @@ void kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 /* Detach from every interface and unload (the stop, before the sysctls
  * go back: the capture path answers meanwhile); NULL is fine. */
 void kan_close(struct kan *k);
-/* The configuration in force from now on (limits, learning, each
- * interface's answer_path, ACLs). */
-void kan_reconf(struct kan *k, const struct conf *c);
-/* The published set in force, or changed (publish, withdraw): its grants
- * written, the stale ones taken back before this returns. */
-void kan_set_pub(struct kan *k, const struct pub *p);
+/* (inf_fn) A new configuration in force (inforce.h): limits, learning,
+ * each interface's answer_path, ACLs. */
+void kan_reconf(void *arg, const struct conf *oc, const struct pub *op);
+/* (inf_fn) The published set in force, new (a reload: op the old one) or
+ * changed in place (publish, withdraw: op NULL): its grants written, the
+ * stale ones taken back before this returns. */
+void kan_set_pub(void *arg, const struct conf *oc, const struct pub *op);
 /* ifp became managed, changed mode or settings, or its link changed:
  * attached or detached, its grants written again. */
 void kan_iface(struct kan *k, struct tbl_iface *ifp);

@@ -20,20 +20,16 @@ struct tbl;
 struct pop_deps {
 	struct tbl		*tbl;
 	struct sdir	*sd;	/* where runtime entries are kept */
-	struct anr		*anr;	/* NULL: nothing announced (before the loop) */
+	struct anr		*anr;	/* NULL: nothing announced (tests) */
 	/* told after each publish or withdraw, before it returns (the
 	 * kernel answer path's grants); NULL for none */
 	void			(*changed)(void *arg, const struct pub *p);
 	void			*changed_arg;
 };
 
-/* Publishing into p (the set in force; pop_set_pub when it is replaced); NULL on ENOMEM. */
-struct pop *pop_new(const struct pop_deps *d, struct pub *p);
+/* Publishing into the set in force (inforce.h: its one writer); NULL on ENOMEM. */
+struct pop *pop_new(const struct pop_deps *d);
 void pop_free(struct pop *o);
-/* The published set in force from now on. */
-void pop_set_pub(struct pop *o, struct pub *p);
-/* The announcer, once there is a loop to run it. */
-void pop_set_anr(struct pop *o, struct anr *a);
 /* The set c makes with the runtime entries of old (a reload) or, when old
  * is NULL, those saved in the state directory (a start: a saved entry the
  * configuration now publishes itself is dropped, logged, and the state

@@ -1,6 +1,6 @@
 /* reload.h — the configuration read again (SIGHUP, arpownctl reload):
- * built and validated first, swapped in only when good, then each
- * subsystem told; the running one stays on any error. */
+ * built and validated first, swapped in whole only when good (inforce.h),
+ * which tells the features subscribed; the running one stays on any error. */
 #ifndef ARPOWND_RELOAD_H
 #define ARPOWND_RELOAD_H
 
@@ -11,15 +11,11 @@
 #include "publish.h"
 #include "status.h"
 
-struct ans;
-struct anr;
 struct cap;
 struct ifm;
+struct kan;
 struct pop;
 struct rld;
-struct syn;
-struct tf;
-struct kan;
 
 /* Where the configuration comes from, and what the command line adds. */
 struct rld_source {
@@ -29,18 +25,13 @@ struct rld_source {
 	struct sst_forced forced;	/* with monitor: what set it, how to answer */
 };
 
-/* Who is told of a new configuration; all outlive the reloader. */
+/* What a reload works with; all outlive the reloader.  The features
+ * told of a new configuration are inforce.h's subscribers. */
 struct rld_deps {
 	struct rld_source src;
-	struct conf	**conf;		/* the configuration in force: replaced */
-	struct pub	**pub;		/* the published set in force: replaced */
-	struct ifm	*ifm;
-	struct syn	*syn;
-	struct ans	*ans;
-	struct anr	*anr;
-	struct pop	*pop;
-	struct cap	*cap;
-	struct tf	*tf;
+	struct ifm	*ifm;		/* rld_apply: the interfaces to it */
+	struct pop	*pop;		/* the new published set built */
+	struct cap	*cap;		/* rld_settle: qdisc_bypass */
 	struct kan	*kan;		/* the kernel answer path, or NULL */
 	void		(*status)(void *arg);	/* STATUS= once done */
 	void		*status_arg;
@@ -63,6 +54,11 @@ void rld_lint(const struct conf *c, conf_err_fn *warn, void *arg);
 void rld_lint_log(const struct conf *c);
 /* Turn qdisc_bypass as c says. */
 void rld_capture(struct cap *cap, const struct conf *c);
+/* (inf_fn) A reload's first step after the swap: every interface to the
+ * new configuration; what waits for the next start (user, answer_path) said. */
+void rld_apply(void *arg, const struct conf *oc, const struct pub *op);
+/* (inf_fn) After the features: the log level, the capture's qdisc_bypass. */
+void rld_settle(void *arg, const struct conf *oc, const struct pub *op);
 /* A reloader; loaded: when the configuration in force was read (CLOCK_REALTIME). */
 struct rld *rld_new(const struct rld_deps *d, double loaded);
 void rld_free(struct rld *r);

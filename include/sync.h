@@ -22,7 +22,6 @@ struct syn_deps {
 	struct tbl	*tbl;
 	struct rtnl	*rtnl;
 	struct ifm	*ifm;
-	struct anr	*anr;		/* NULL until the loop runs: no announcements */
 	struct stats	*st;
 	/* told of each change, after the sync acted on it (the kernel
 	 * answer path's grants); NULL for none */
@@ -30,18 +29,19 @@ struct syn_deps {
 	void		*changed_arg;
 };
 
-/* A sync for c; NULL on ENOMEM. */
-struct syn *syn_new(const struct syn_deps *d, const struct conf *c);
+/* A sync, managing interfaces as the configuration in force says
+ * (inforce.h); NULL on ENOMEM. */
+struct syn *syn_new(const struct syn_deps *d);
 void syn_free(struct syn *s);
-/* The configuration in force from now on. */
-void syn_reconf(struct syn *s, const struct conf *c);
-/* The announcer, once there is a loop to run it. */
-void syn_set_anr(struct syn *s, struct anr *a);
 /* Read every link and address (start); 0, or -1 with errno. */
 int syn_dump(struct syn *s);
-/* From now on (on), or no longer (stopping), events manage interfaces
- * and start announcements; off, they only update the table. */
-void syn_started(struct syn *s, bool on);
+/* From now on events manage interfaces and start announcements through
+ * a (made after the first dump: it sends through the capture, live after
+ * it); before, they only update the table. */
+void syn_started(struct syn *s, struct anr *a);
+/* The stop: events only update the table again (and still end the
+ * bursts of what goes). */
+void syn_stopping(struct syn *s);
 /* Every interface to what the configuration in force wants (ifm_apply_all). */
 int syn_manage_all(struct syn *s);
 /* Apply every event queued so far; re-dump when some were lost. */

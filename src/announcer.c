@@ -19,6 +19,7 @@
 #include "annrec.h"
 #include "arp.h"
 #include "capture.h"
+#include "inforce.h"
 #include "limit.h"
 #include "linksync.h"
 #include "log.h"
@@ -27,8 +28,6 @@
 
 struct anr {
 	struct anr_deps		 d;
-	const struct conf	*conf;
-	const struct pub	*pub;
 	struct ann		*ann;		/* bursts due */
 	unsigned		 budget;	/* frames left in this loop turn */
 	struct lim_bucket	 pace;		/* announce_rate */
@@ -66,7 +65,8 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
     bool defence)
 {
 	static const uint16_t ops[] = { ARPOP_REQUEST, ARPOP_REPLY };
-	unsigned n = a->conf->announce_form == CONF_FORM_BOTH ? 2 : 1;
+	const struct conf *c = inf_conf();
+	unsigned n = c->announce_form == CONF_FORM_BOTH ? 2 : 1;
 	uint8_t frame[ARP_FRAME_LEN];
 	double now = ev_now(a->d.loop);
 	struct stats_if *is;
@@ -79,7 +79,7 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
 		return false;
 	/* the host's budget, a defence's too: every frame is a broadcast
 	 * each neighbour must take, whoever asked for it */
-	if (a->conf->announce_rate > 0 && !lim_pace(&a->pace, a->conf->announce_rate, n, now)) {
+	if (c->announce_rate > 0 && !lim_pace(&a->pace, c->announce_rate, n, now)) {
 		if (defence)
 			a->d.st->announce_dropped++;
 		return false;
@@ -88,14 +88,14 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
 	 * is kept for the replies: 100,000 addresses announced at start must
 	 * not leave the requests of that second unanswered.  All forms or
 	 * none, so that a retry never repeats half an announcement. */
-	if (a->conf->total_rate > 0 &&
-	    !lim_take_spare(&a->d.lim->total, a->conf->total_rate, n, now)) {
-		if (a->conf->announce_rate > 0)
+	if (c->total_rate > 0 &&
+	    !lim_take_spare(&a->d.lim->total, c->total_rate, n, now)) {
+		if (c->announce_rate > 0)
 			a->pace.tokens += n;	/* not sent: not spent */
 		return false;
 	}
 	for (i = 0; i < 2; i++) {
-		if (!(a->conf->announce_form & (1 << i)))
+		if (!(c->announce_form & (1 << i)))
 			continue;
 		cap_send(a->d.cap, ifp->ifindex, frame,
 		    arp_build_announce(ops[i], mac, addr, frame));
@@ -141,7 +141,7 @@ next_of(struct anr *a, struct tbl_iface *ifp, struct ann_step *s, uint32_t *addr
 		*mac = ifp->mac;
 		return true;
 	}
-	while (pub_nth_on(a->pub, ifp->name, s->cursor - ifp->naddrs, &pa, &pe)) {
+	while (pub_nth_on(inf_pub(), ifp->name, s->cursor - ifp->naddrs, &pa, &pe)) {
 		*mac = pe->has_mac ? pe->mac : ifp->mac;
 		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
 		    !(s->nth == 0 && ann_said(a->ann, ifp->ifindex, pa)) &&
@@ -171,7 +171,7 @@ step(void *arg, struct ann_step *s)
 		/* never an address not ours, or not published here */
 		if (tbl_addr_on(a->d.tbl, s->ifindex, s->addr))
 			pe = NULL;
-		else if ((pe = pub_lookup(a->pub, s->addr, ifp->name)) == NULL ||
+		else if ((pe = pub_lookup(inf_pub(), s->addr, ifp->name)) == NULL ||
 		    tbl_addr_owner(a->d.tbl, s->addr, NULL) != NULL)
 			return ANN_CANCEL;
 		return send_announce(a, ifp, s->addr, pe && pe->has_mac ? pe->mac : ifp->mac,
@@ -228,7 +228,7 @@ soon(struct anr *a)
 static int
 burst_of(struct anr *a, int ifindex, uint32_t addr, unsigned count, unsigned flags)
 {
-	if (ann_start(a->ann, ifindex, addr, count, a->conf->announce_interval, flags,
+	if (ann_start(a->ann, ifindex, addr, count, inf_conf()->announce_interval, flags,
 	    ev_now(a->d.loop)) == -1) {
 		a->d.st->announce_dropped++;
 		return -1;
@@ -242,7 +242,7 @@ burst_of(struct anr *a, int ifindex, uint32_t addr, unsigned count, unsigned fla
 static int
 burst(struct anr *a, int ifindex, uint32_t addr)
 {
-	return burst_of(a, ifindex, addr, a->conf->announce_count, 0);
+	return burst_of(a, ifindex, addr, inf_conf()->announce_count, 0);
 }
 
 void
@@ -289,8 +289,8 @@ asked(struct anr *a, int ifindex, uint32_t addr, uid_t uid)
 
 	if (uid == 0)
 		return burst(a, ifindex, addr);
-	r = ann_ask(a->ann, ifindex, addr, a->conf->announce_count,
-	    a->conf->announce_interval, (uint32_t)uid, ev_now(a->d.loop));
+	r = ann_ask(a->ann, ifindex, addr, inf_conf()->announce_count,
+	    inf_conf()->announce_interval, (uint32_t)uid, ev_now(a->d.loop));
 	if (r == 0)
 		a->d.st->announce_queued++;
 	else if (r == -1)
@@ -352,10 +352,13 @@ same_entry(const struct pub_entry *x, const struct pub_entry *y)
 }
 
 void
-anr_changed(struct anr *a, const struct pub *p, const struct pub *old)
+anr_changed(void *arg, const struct conf *oc, const struct pub *old)
 {
+	const struct pub *p = inf_pub();
+	struct anr *a = arg;
 	size_t k, j;
 
+	(void)oc;
 	for (k = 0; k < pub_count(p); k++) {
 		for (j = 0; j < pub_count(old); j++)
 			if (same_entry(pub_at(p, k), pub_at(old, j)))
@@ -389,7 +392,7 @@ anr_request(struct anr *a, uint32_t addr, uid_t uid, const char **ifname)
 			log_warnx("announcements: %d bursts pending already; %s not "
 			    "announced", ANR_BURSTS, log_ip(addr));
 		r = r == -2 ? ANR_BUSY : ANR_ASKED;
-	} else if ((e = pub_find(a->pub, addr)) != NULL) {
+	} else if ((e = pub_find(inf_pub(), addr)) != NULL) {
 		/* that address from each interface its entry names, not the
 		 * entry's every address (a /24 on eth* is 256 on each); a
 		 * peer's all or none */
@@ -444,10 +447,12 @@ refresh_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	anr_run(a);
 }
 
-void
-anr_reconf(struct anr *a, const struct conf *c)
+/* The refresh timer as the configuration in force says. */
+static void
+arm_refresh(struct anr *a)
 {
-	a->conf = c;
+	const struct conf *c = inf_conf();
+
 	/* the same period: its count goes on, or reloads more often than it
 	 * (configuration management, a storm) would put the refresh off for
 	 * ever */
@@ -462,13 +467,15 @@ anr_reconf(struct anr *a, const struct conf *c)
 }
 
 void
-anr_set_pub(struct anr *a, const struct pub *p)
+anr_reconf(void *arg, const struct conf *oc, const struct pub *op)
 {
-	a->pub = p;
+	(void)oc;
+	(void)op;
+	arm_refresh(arg);
 }
 
 struct anr *
-anr_new(const struct anr_deps *d, const struct conf *c, const struct pub *p)
+anr_new(const struct anr_deps *d)
 {
 	struct anr *a;
 
@@ -479,12 +486,11 @@ anr_new(const struct anr_deps *d, const struct conf *c, const struct pub *p)
 		return NULL;
 	}
 	a->d = *d;
-	a->pub = p;
 	a->starting = true;
 	ev_timer_init(&a->run_w, run_cb, 0., 0.);
 	ev_timer_init(&a->refresh_w, refresh_cb, 0., 0.);
 	a->run_w.data = a->refresh_w.data = a;
-	anr_reconf(a, c);
+	arm_refresh(a);
 	return a;
 }
 
@@ -645,7 +651,7 @@ said_cb(struct tbl_iface *ifp, void *arg)
 		    said_one(a, ifp, whole, i, ifp->addrs[i].addr, ifp->mac) &&
 		    said_add(x, ifp->addrs[i].addr) == -1)
 			return -1;
-	for (k = 0; pub_nth_on(a->pub, ifp->name, k, &pa, &pe); k++) {
+	for (k = 0; pub_nth_on(inf_pub(), ifp->name, k, &pa, &pe); k++) {
 		mac = pe->has_mac ? pe->mac : ifp->mac;
 		if (tbl_addr_owner(a->d.tbl, pa, NULL) == NULL &&
 		    said_one(a, ifp, whole, ifp->naddrs + k, pa, mac) &&

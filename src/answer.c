@@ -16,6 +16,7 @@
 #include "arp.h"
 #include "capture.h"
 #include "conflict.h"
+#include "inforce.h"
 #include "limit.h"
 #include "log.h"
 #include "notes.h"
@@ -29,22 +30,18 @@
 
 struct ans {
 	struct ans_deps		 d;
-	const struct conf	*conf;
-	const struct pub	*pub;
 	double			 batch;		/* the loop's time for this batch */
 	double			 now;		/* the frame's arrival, for the limits */
 };
 
 struct ans *
-ans_new(const struct ans_deps *d, const struct conf *c, const struct pub *p)
+ans_new(const struct ans_deps *d)
 {
 	struct ans *a;
 
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return NULL;
 	a->d = *d;
-	a->conf = c;
-	a->pub = p;
 	return a;
 }
 
@@ -52,18 +49,6 @@ void
 ans_free(struct ans *a)
 {
 	free(a);
-}
-
-void
-ans_reconf(struct ans *a, const struct conf *c)
-{
-	a->conf = c;
-}
-
-void
-ans_set_pub(struct ans *a, const struct pub *p)
-{
-	a->pub = p;
 }
 
 /* The counters of ifp (allocated on first use; NULL only on ENOMEM). */
@@ -87,13 +72,14 @@ if_stats(struct tbl_iface *ifp)
 static bool
 rate_allowed(struct ans *a, struct stats_if *is, const struct arp_req *req)
 {
-	if (a->conf->sender_rate > 0 &&
-	    !lim_sender(a->d.lim, req->sip, req->sha, a->conf->sender_rate, a->now)) {
+	const struct conf *c = inf_conf();
+
+	if (c->sender_rate > 0 &&
+	    !lim_sender(a->d.lim, req->sip, req->sha, c->sender_rate, a->now)) {
 		COUNT(a, is, limited_sender);
 		return false;
 	}
-	if (a->conf->total_rate > 0 &&
-	    !lim_take(&a->d.lim->total, a->conf->total_rate, a->now)) {
+	if (c->total_rate > 0 && !lim_take(&a->d.lim->total, c->total_rate, a->now)) {
 		COUNT(a, is, limited_total);
 		return false;
 	}
@@ -117,7 +103,7 @@ answer(struct ans *a, const struct arp_req *req, const struct pol_result *res,
 	COUNT(a, is, replies);
 	note_answered(req, res->in);
 	/* What the kernel's neigh_event_ns() does when it answers. */
-	if (a->conf->learn && req->sip != 0 && tbl_in_subnet(a->d.tbl, res->in, req->sip) &&
+	if (inf_conf()->learn && req->sip != 0 && tbl_in_subnet(a->d.tbl, res->in, req->sip) &&
 	    lim_take(&a->d.lim->learn, ANS_LEARN_RATE, a->now)) {
 		rtnl_learn(a->d.rtnl, req->ifindex, req->sip, req->sha);
 		a->d.st->learned++;
@@ -176,7 +162,7 @@ claim(struct ans *a, const struct arp_req *req, struct tbl_iface *in)
 {
 	struct cfl_judgement j;
 
-	cfl_judge(a->d.cfl, a->d.tbl, a->pub, req, in, a->now, &j);
+	cfl_judge(a->d.cfl, a->d.tbl, inf_pub(), req, in, a->now, &j);
 	if (!j.claim)
 		return;
 	COUNT(a, if_stats(in), conflicts);
@@ -257,7 +243,7 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 			claim(a, &req, in);
 		return;
 	}
-	v = pol_decide(a->d.tbl, a->pub, &req, &res);
+	v = pol_decide(a->d.tbl, inf_pub(), &req, &res);
 	if (in != NULL && in->managed && in->mode == POL_MONITOR) {
 		COUNT(a, is, monitored);
 		/* the kernel answered; would arpownd (owner mode) have? */
@@ -305,7 +291,7 @@ ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, doub
 	 * what is published was left unanswered (unless owned: a takeover) */
 	if (arp_check(pkt, caplen, &req) != ARP_OK)
 		return false;
-	v = pol_decide(a->d.tbl, a->pub, &req, &res);
+	v = pol_decide(a->d.tbl, inf_pub(), &req, &res);
 	in = tbl_iface(a->d.tbl, req.ifindex);
 	if (v != POL_ANSWER || (!owned && (res.pub == NULL || res.owner != NULL)) ||
 	    in == NULL || in->mode == POL_MONITOR || reverse_path(a, &req, &res) != POL_ANSWER)
@@ -384,7 +370,7 @@ ans_run(struct ans *a, double now)
 		t = wall();
 		if (n > 0)
 			last = t;
-		else if (t - last > (double)a->conf->busy_poll_us * 1e-6 ||
+		else if (t - last > (double)inf_conf()->busy_poll_us * 1e-6 ||
 		    t - start > SPIN_MAX)
 			break;
 	}

@@ -5,7 +5,9 @@
  * (daemonstop.c) undoes it in reverse, the sysctls first, never deaf.
  * Each job lives in its module: sync.c (netlink), answer.c (frames),
  * announcer.c, iface.c (sysctls), pubops.c, reload.c, commands.c,
- * kanswer.c (the kernel path), status.c (STATUS=), nslock.c. */
+ * kanswer.c (the kernel path), status.c (STATUS=), nslock.c; what is in
+ * force, inforce.c, which a reload swaps and whose subscribers it tells
+ * in the order subscribe() writes. */
 #include "config.h"
 
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include "handover.h"
 #include "kanswer.h"
 #include "iface.h"
+#include "inforce.h"
 #include "limit.h"
 #include "log.h"
 #include "msgid.h"
@@ -72,9 +75,6 @@ static const int handled[] = {
 struct daemon {
 	const struct daemon_opts *opts;
 	struct ev_loop		*loop;
-	/* what is in force; reload.c replaces both */
-	struct conf		*conf;
-	struct pub		*pub;
 	/* state, shared by the features */
 	struct tbl		*tbl;
 	struct stats		 st;		/* counters, in all */
@@ -131,7 +131,7 @@ report_status(void *arg)
 {
 	struct daemon *d = arg;
 
-	sst_report(d->tbl, d->pub, d->forced.to_answer, &d->status, &d->status_sent);
+	sst_report(d->tbl, inf_pub(), d->forced.to_answer, &d->status, &d->status_sent);
 }
 
 static const struct state_orig *
@@ -154,20 +154,20 @@ view_fill(void *arg, struct rpt_view *v)
 	v->pid = (long)getpid();
 	v->now = ev_time();
 	v->started = d->started_at;
-	v->conf_path = d->conf->path;
+	v->conf_path = inf_conf()->path;
 	v->conf_loaded = d->conf_loaded;
 	if (d->rld != NULL)
 		rld_times(d->rld, &v->conf_loaded, &failed);
 	v->reload_ok = v->conf_loaded;
 	v->reload_failed = failed;
-	v->conf = d->conf;
+	v->conf = inf_conf();
 	v->tbl = d->tbl;
 	v->cfl = d->cfl;
 	v->st = &d->st;
 	v->capture_drops = d->cap != NULL ? cap_drops(d->cap) : 0;
 	v->orig = view_orig;
 	v->orig_arg = d->ifm;
-	v->pub = d->pub;
+	v->pub = inf_pub();
 	v->announce_pending = d->anr != NULL ? anr_pending(d->anr) : 0;
 	v->forced = d->forced;
 	v->up = true;
@@ -281,7 +281,8 @@ rp_changed(void *arg, struct tbl_iface *ifp)
 static void
 published_changed(void *arg, const struct pub *p)
 {
-	kan_set_pub(((struct daemon *)arg)->kan, p);
+	(void)p;	/* the set in force, changed in place */
+	kan_set_pub(((struct daemon *)arg)->kan, NULL, NULL);
 }
 
 /* (ans_deps.sync) */
@@ -291,12 +292,33 @@ sync_now(void *arg)
 	syn_read(arg);
 }
 
+/* Who a reload tells after the swap (inforce.h), in the order of its
+ * effects, the order a reload has always had. */
+static int
+subscribe(struct daemon *d)
+{
+	const struct { inf_fn *fn; void *arg; } order[] = {
+		{ kan_set_pub, d->kan },	/* a range withdrawn: out of it first */
+		{ rld_apply, d->rld },		/* every interface to its settings */
+		{ anr_reconf, d->anr },		/* the refresh timer */
+		{ tf_reconf, d->tf },		/* the metrics file */
+		{ kan_reconf, d->kan },		/* fed what the interfaces say now */
+		{ rld_settle, d->rld },		/* the log level, qdisc_bypass */
+		{ anr_changed, d->anr },	/* bursts for the new entries */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (inf_subscribe(order[i].fn, order[i].arg) == -1)
+			return -1;
+	return 0;
+}
+
 /* The features that need the loop, and the watchers; 0, or -1 (ENOMEM). */
 static int
 loop_setup(struct daemon *d)
 {
-	struct anr_deps ad = { NULL, d->tbl, d->cap, &d->lim, &d->st };
-	struct ans_deps sd = { d->tbl, d->cap, d->rtnl, NULL, d->notes, d->cfl, &d->lim,
+	struct ans_deps sd = { d->tbl, d->cap, d->rtnl, d->anr, d->notes, d->cfl, &d->lim,
 	    &d->st, sync_now, d->syn, d->rpf };
 	struct rld_deps rd;
 	struct cmd_deps cd;
@@ -304,26 +326,17 @@ loop_setup(struct daemon *d)
 	uint64_t wd;
 	size_t i;
 
-	d->loop = ev_default_loop(EVFLAG_AUTO);
-	ad.loop = d->loop;
-	if ((d->anr = anr_new(&ad, d->conf, d->pub)) == NULL)
-		return -1;
-	sd.anr = d->anr;
-	if ((d->ans = ans_new(&sd, d->conf, d->pub)) == NULL ||
+	if ((d->ans = ans_new(&sd)) == NULL ||
 	    (d->tf = tf_new(d->loop, view_fill, d)) == NULL)
 		return -1;
 	rd = (struct rld_deps){ { d->opts->conf_path, d->opts->conf_explicit, d->opts->monitor,
 	    d->forced },
-	    &d->conf, &d->pub,
-	    d->ifm, d->syn, d->ans, d->anr, d->pop, d->cap, d->tf, d->kan, report_status, d,
-	    d->bpf_at_start };
-	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL)
+	    d->ifm, d->pop, d->cap, d->kan, report_status, d, d->bpf_at_start };
+	if ((d->rld = rld_new(&rd, d->conf_loaded)) == NULL || subscribe(d) == -1)
 		return -1;
 	cd = (struct cmd_deps){ d->tbl, d->anr, d->pop, d->rld, view_fill, d, report_status, d };
 	if ((d->cmd = cmd_new(&cd)) == NULL)
 		return -1;
-	syn_set_anr(d->syn, d->anr);
-	pop_set_anr(d->pop, d->anr);
 	ifm_on_event(d->ifm, iface_event, d);
 
 	ev_io_init(&d->rtnl_w, rtnl_cb, rtnl_fd(d->rtnl), EV_READ);
@@ -394,7 +407,7 @@ start_root(struct daemon *d, struct state *st)
 	/* Opened while still root: the daemon keeps writing its records
 	 * through these files, and nothing in the directory is ever
 	 * writable by the user it becomes. */
-	if ((d->sd = sdir_open_as(o->state_dir, SDIR_DAEMON, priv_target(d->conf->user), err,
+	if ((d->sd = sdir_open_as(o->state_dir, SDIR_DAEMON, priv_target(inf_conf()->user), err,
 	    sizeof(err))) == NULL) {
 		if (errno == EWOULDBLOCK) {
 			log_warnx("%s: not starting, nothing changed", err);
@@ -417,7 +430,7 @@ start_root(struct daemon *d, struct state *st)
 	/* The kernel answer path loads with CAP_BPF, which goes after; a
 	 * reload asking for it later is told whether a restart would do */
 	d->bpf_at_start = priv_has_bpf();
-	d->kan = kan_open(d->conf, &fatal, err, sizeof(err));
+	d->kan = kan_open(inf_conf(), &fatal, err, sizeof(err));
 	if (fatal) {
 		/* asked for what this service cannot do: a configuration
 		 * error, which the unit does not retry (78) */
@@ -427,7 +440,7 @@ start_root(struct daemon *d, struct state *st)
 	}
 	/* Root is needed no further: the capabilities stay (before any
 	 * socket is opened, so none is held as root). */
-	if (priv_drop(d->conf->user) == -1 || priv_keep_net() == -1)
+	if (priv_drop(inf_conf()->user) == -1 || priv_keep_net() == -1)
 		return EX_NOPERM;
 	/* A stop in strict mode leaves them (each names what it left); a
 	 * record that names nothing was to be given back by a stop that
@@ -449,7 +462,8 @@ static int
 start_net(struct daemon *d, struct state *st)
 {
 	struct syn_deps sd;
-	struct pop_deps pd;
+	struct anr_deps ad;
+	struct pub *pub;
 	char err[512];
 
 	/* the sender slots' key, new at each start */
@@ -463,9 +477,8 @@ start_net(struct daemon *d, struct state *st)
 		log_warn("rtnetlink");
 		return util_exit_code(errno);
 	}
-	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, NULL, &d->st, table_changed, d };
-	pd = (struct pop_deps){ d->tbl, d->sd, NULL, published_changed, d };
-	if ((d->syn = syn_new(&sd, d->conf)) == NULL || (d->pop = pop_new(&pd, NULL)) == NULL) {
+	sd = (struct syn_deps){ d->tbl, d->rtnl, d->ifm, &d->st, table_changed, d };
+	if ((d->syn = syn_new(&sd)) == NULL) {
 		log_warn("start-up");
 		return util_exit_code(errno);
 	}
@@ -490,18 +503,28 @@ start_net(struct daemon *d, struct state *st)
 	}
 	d->cap_live = (uint64_t)(ev_time() * 1e9);
 	phs_mark(&d->ph, "capture live", ev_time());
-	rld_capture(d->cap, d->conf);
+	/* the announcer sends through the capture; runtime publishing
+	 * announces through it: each made once what it uses is there */
+	d->loop = ev_default_loop(EVFLAG_AUTO);
+	ad = (struct anr_deps){ d->loop, d->tbl, d->cap, &d->lim, &d->st };
+	if ((d->anr = anr_new(&ad)) == NULL ||
+	    (d->pop = pop_new(&(struct pop_deps){ d->tbl, d->sd, d->anr, published_changed,
+	    d })) == NULL) {
+		log_warn("start-up");
+		return util_exit_code(errno);
+	}
+	rld_capture(d->cap, inf_conf());
 	ifm_warn_conf_all();
 	/* a previous run's records: links gone, renamed while we were down;
 	 * syn_manage_all restores those this configuration leaves alone */
 	ifm_adopt(d->ifm);
-	if ((d->pub = pop_build(d->pop, d->conf, NULL)) == NULL) {
+	if ((pub = pop_build(d->pop, inf_conf(), NULL)) == NULL) {
 		/* what a previous run left at 8 goes back: never deaf */
 		if (ifm_restore_all(d->ifm, false) != 0)
 			log_warnx("some interfaces could not be restored; run arpownd --restore");
 		return EX_CONFIG;
 	}
-	pop_set_pub(d->pop, d->pub);
+	inf_init_pub(pub);
 	phs_mark(&d->ph, "published set", ev_time());
 	return EX_OK;
 }
@@ -593,8 +616,7 @@ finish(struct daemon *d, struct state *st)
 	note_free(d->notes);
 	cfl_free(d->cfl);
 	tbl_free(d->tbl);
-	pub_free(d->pub);
-	conf_free(d->conf);
+	inf_free();
 	state_clear(st);
 	sdir_close(d->sd);
 	if (d->nslock != -1)
@@ -607,6 +629,7 @@ daemon_run(const struct daemon_opts *o)
 	struct daemon dd, *d = &dd;
 	struct rld_source src;
 	struct dstop_deps stop;
+	struct conf *conf;
 	struct kan_deps kd;
 	struct state st;
 	char phases[512];
@@ -628,12 +651,13 @@ daemon_run(const struct daemon_opts *o)
 	d->opts = o;
 	sst_forced(o->monitor, getenv("ARPOWND_OPTIONS"), &d->forced);
 	src = (struct rld_source){ o->conf_path, o->conf_explicit, o->monitor, d->forced };
-	if ((d->conf = rld_load_conf(&src, NULL)) == NULL)
+	if ((conf = rld_load_conf(&src, NULL)) == NULL)
 		return EX_CONFIG;
+	inf_init(conf);
 	d->conf_loaded = ev_time();
 	phs_mark(&d->ph, "configuration read", d->conf_loaded);
-	log_init(d->conf->log_level, o->debug);
-	rld_lint_log(d->conf);
+	log_init(conf->log_level, o->debug);
+	rld_lint_log(conf);
 	if (o->monitor)
 		log_notice("%s: every interface the configuration manages is only "
 		    "watched, whatever mode it sets; the kernel answers, no sysctl is "
@@ -661,7 +685,7 @@ daemon_run(const struct daemon_opts *o)
 		    "loop");
 	ctl_start(d->ctl, d->loop, cmd_handle, d->cmd);
 	prev_announced(d);
-	syn_started(d->syn, true);
+	syn_started(d->syn, d->anr);
 	(void)syn_manage_all(d->syn);
 	anr_started(d->anr);
 	phs_mark(&d->ph, "sysctls written", ev_time());
@@ -670,7 +694,7 @@ daemon_run(const struct daemon_opts *o)
 	handover(d);
 	phs_mark(&d->ph, "kept requests answered", ev_time());
 	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
-	kan_start(d->kan, &kd, d->conf, d->pub);
+	kan_start(d->kan, &kd, inf_conf(), inf_pub());
 	phs_mark(&d->ph, "kernel path", ev_time());
 
 	tbl_count(d->tbl, &ni, &na);
@@ -680,7 +704,7 @@ daemon_run(const struct daemon_opts *o)
 	    "IPv4 addresses%s", PACKAGE_VERSION, d->status.answering, ni,
 	    d->status.addrs, na, d->status.monitor > 0 ? "; some in monitor mode" : "");
 	d->started_at = ev_time();
-	tf_reconf(d->tf, d->conf);
+	tf_start(d->tf);
 	notify_send("READY=1");
 	phs_mark(&d->ph, "READY", ev_time());
 	log_info("start: %s", phs_format(&d->ph, phases, sizeof(phases)));
@@ -690,7 +714,7 @@ daemon_run(const struct daemon_opts *o)
 	/* Held again: a second SIGTERM must not cut the restore short, nor
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
-	stop = (struct dstop_deps){ d->loop, &d->ph, d->pub, d->tbl, d->ifm, d->syn, d->ans,
+	stop = (struct dstop_deps){ d->loop, &d->ph, inf_pub(), d->tbl, d->ifm, d->syn, d->ans,
 	    d->anr, d->sd, d->tf };
 	if (dstop_run(&stop, &d->ctl, &d->kan) > 0)
 		d->exit_code = EX_OSERR;

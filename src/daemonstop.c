@@ -76,7 +76,7 @@ stop_restore(const struct dstop_deps *dd)
 		s.n = 0;	/* out of memory: restore all the same, no drain */
 	left = ifm_restore_all(dd->ifm, false);
 	phs_mark(dd->ph, "sysctls written", ev_time());
-	syn_started(dd->syn, false);
+	syn_stopping(dd->syn);
 	for (i = 0; i < s.n; i++)
 		if ((ifp = tbl_iface(dd->tbl, s.v[i])) != NULL)
 			ifp->managed = true;

@@ -20,6 +20,7 @@
 
 #include "answer.h"
 #include "arp.h"
+#include "inforce.h"
 #include "kanpub.h"
 #include "kanq.h"
 #include "kanroom.h"
@@ -544,11 +545,15 @@ kan_iface(struct kan *k, struct tbl_iface *ifp)
 }
 
 void
-kan_set_pub(struct kan *k, const struct pub *p)
+kan_set_pub(void *arg, const struct conf *oc, const struct pub *op)
 {
+	struct kan *k = arg;
+
+	(void)oc;
+	(void)op;
 	if (k == NULL)
 		return;
-	k->pub = p;
+	k->pub = inf_pub();
 	/* the senders' "published here" bits change with the set; the
 	 * grants do not (a publish cost every grant written again: at
 	 * 100,000 addresses a second a publish) */
@@ -561,8 +566,13 @@ kan_set_pub(struct kan *k, const struct pub *p)
 }
 
 void
-kan_reconf(struct kan *k, const struct conf *c)
+kan_reconf(void *arg, const struct conf *oc, const struct pub *op)
 {
+	const struct conf *c = inf_conf();
+	struct kan *k = arg;
+
+	(void)oc;
+	(void)op;
 	if (k == NULL)
 		return;
 	k->conf = c;

@@ -13,6 +13,7 @@
 #include <sysexits.h>
 
 #include "announcer.h"
+#include "inforce.h"
 #include "log.h"
 #include "msgid.h"
 #include "policy.h"
@@ -25,20 +26,18 @@
 
 struct pop {
 	struct pop_deps	 d;
-	struct pub	*pub;
 	struct pjn	*pj;		/* where they are kept: NULL, not kept */
 	bool		 dropped;	/* saved entries left out: save again */
 };
 
 struct pop *
-pop_new(const struct pop_deps *d, struct pub *p)
+pop_new(const struct pop_deps *d)
 {
 	struct pop *o;
 
 	if ((o = calloc(1, sizeof(*o))) == NULL)
 		return NULL;
 	o->d = *d;
-	o->pub = p;
 	if (d->sd != NULL && (o->pj = pjn_new(d->sd)) == NULL) {
 		free(o);
 		return NULL;
@@ -52,18 +51,6 @@ pop_free(struct pop *o)
 	if (o != NULL)
 		pjn_free(o->pj);
 	free(o);
-}
-
-void
-pop_set_pub(struct pop *o, struct pub *p)
-{
-	o->pub = p;
-}
-
-void
-pop_set_anr(struct pop *o, struct anr *a)
-{
-	o->d.anr = a;
 }
 
 /* Keep p's runtime entries in the state directory, crash-safely: a new
@@ -86,14 +73,14 @@ save(struct pop *o, const struct pub *p)
 
 /* Keep one op ('+' an entry's line, '-' its ADDR/LEN): a record in the
  * journal, or when the journal is due a compaction, a new snapshot of
- * o->pub (which has the op already). */
+ * the set in force (which has the op already). */
 static int
 keep(struct pop *o, char op, const char *text, size_t len)
 {
 	if (o->pj == NULL)
 		return 0;
-	if (pjn_due(o->pj, pub_count(o->pub)))
-		return save(o, o->pub);
+	if (pjn_due(o->pj, pub_count(inf_pub())))
+		return save(o, inf_pub());
 	return pjn_append(o->pj, op, text, len);
 }
 
@@ -282,7 +269,7 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 	}
 	/* counted over every runtime entry: 256 publishes of a /24 are the
 	 * /8 that one command could not add */
-	had = pub_runtime_count(o->pub);
+	had = pub_runtime_count(inf_pub());
 	if (!force && had + rng_count(&e.set) > PUB_RUNTIME_MAX) {
 		snprintf(err, errlen, "%s: %" PRIu64 " more addresses would make %" PRIu64
 		    " published at run time, more than %u (a /%d) in all: publish them in "
@@ -305,7 +292,7 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 		rng_clear(&e.set);
 		return EX_DATAERR;
 	}
-	if (pub_add(o->pub, &e, err, errlen) == -1) {
+	if (pub_add(inf_pub_edit(), &e, err, errlen) == -1) {
 		rng_clear(&e.set);
 		return EX_DATAERR;
 	}
@@ -314,15 +301,15 @@ pop_publish(struct pop *o, uint32_t addr, uint8_t plen, const char *ifname, bool
 	if (keep(o, '+', line, pub_format_entry(&e, line, sizeof(line)) - 1) == -1) {
 		snprintf(err, errlen, "%s: cannot save it in the state directory: %s", cidr,
 		    strerror(errno));
-		(void)pub_withdraw(o->pub, e.base, e.plen);
+		(void)pub_withdraw(inf_pub_edit(), e.base, e.plen);
 		return EX_IOERR;
 	}
 	if (o->d.changed != NULL)
-		o->d.changed(o->d.changed_arg, o->pub);
+		o->d.changed(o->d.changed_arg, inf_pub());
 	log_ctx(LOG_NOTICE, &lc, "published %s on %s%s", cidr, ifname,
-	    pub_announced(pub_find(o->pub, addr)) ? "" : " (too many addresses to announce)");
+	    pub_announced(pub_find(inf_pub(), addr)) ? "" : " (too many addresses to announce)");
 	if (o->d.anr != NULL)
-		anr_entry(o->d.anr, pub_find(o->pub, addr));
+		anr_entry(o->d.anr, pub_find(inf_pub(), addr));
 	return 0;
 }
 
@@ -335,8 +322,8 @@ pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errle
 
 	snprintf(cidr, sizeof(cidr), "%s/%u", log_ip(addr), plen);
 	/* gone from the set first: never answered once this returns */
-	if (pub_withdraw(o->pub, ntohl(addr), plen) == 0) {
-		if ((e = pub_find(o->pub, addr)) == NULL) {
+	if (pub_withdraw(inf_pub_edit(), ntohl(addr), plen) == 0) {
+		if ((e = pub_find(inf_pub(), addr)) == NULL) {
 			snprintf(err, errlen, "%s: not published", cidr);
 			return EX_DATAERR;
 		}
@@ -352,7 +339,7 @@ pop_withdraw(struct pop *o, uint32_t addr, uint8_t plen, char *err, size_t errle
 	}
 	/* and out of the kernel path's grants: never answered once this returns */
 	if (o->d.changed != NULL)
-		o->d.changed(o->d.changed_arg, o->pub);
+		o->d.changed(o->d.changed_arg, inf_pub());
 	log_ctx(LOG_NOTICE, &lc, "withdrew %s", cidr);
 	if (keep(o, '-', cidr, strlen(cidr)) == -1) {
 		snprintf(err, errlen, "%s: withdrawn, but the state directory still has "

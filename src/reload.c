@@ -1,9 +1,9 @@
 /* reload.c — a new configuration, all or nothing.  As OpenBSD's rad does
- * (main_reload, merge_config): build the new configuration and published
- * set, validate them, and only then swap them in and tell each subsystem
- * (interfaces, sync, frame path, announcer, publishing, capture, metrics
- * file), in the order that keeps every pointer into the old one unused
- * before it is freed.  A root-passed descriptor lets a daemon that runs
+ * (main_reload, merge_config): parse the new configuration and build its
+ * published set, validate them, and only then swap them in whole
+ * (inforce.c), which tells the features that act on a change, in the
+ * order daemon.c subscribed them; two of those steps are the reload's
+ * own (rld_apply, rld_settle).  A root-passed descriptor lets a daemon that runs
  * unprivileged reload a file only root can read. */
 #include "config.h"
 
@@ -20,11 +20,10 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "announcer.h"
-#include "answer.h"
 #include "capture.h"
 #include "ctl.h"
 #include "iface.h"
+#include "inforce.h"
 #include "kanswer.h"
 #include "log.h"
 #include "msgid.h"
@@ -32,7 +31,6 @@
 #include "policy.h"
 #include "pubops.h"
 #include "reload.h"
-#include "sync.h"
 #include "textfile.h"
 #include "util.h"
 
@@ -377,19 +375,14 @@ build(struct rld *r, int fd, struct sink *k)
 	return nc;
 }
 
-/* Swap in nc and np, and tell everyone. */
-static void
-swap_in(struct rld *r, struct conf *nc, struct pub *np)
+void
+rld_apply(void *arg, const struct conf *oc, const struct pub *op)
 {
 	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
-	struct conf *oc = *r->d.conf;
-	struct pub *op = *r->d.pub;
+	const struct conf *nc = inf_conf();
+	struct rld *r = arg;
 
-	*r->d.pub = np;
-	ans_set_pub(r->d.ans, np);
-	anr_set_pub(r->d.anr, np);
-	pop_set_pub(r->d.pop, np);
-	kan_set_pub(r->d.kan, np);
+	(void)op;
 	/* the interfaces' settings point into nc from here on */
 	if (ifm_apply_all(r->d.ifm, nc) == -1)
 		log_ctx(LOG_ERR, &lc, "%s: the sysctl originals could not be saved: no "
@@ -405,18 +398,27 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 		    "only at start (it needs CAP_BPF, given up after); the capture path "
 		    "answers until a restart%s", r->d.bpf_at_start ? "" :
 		    ", which needs the drop-in kernel-path.conf under systemd");
-	*r->d.conf = nc;
-	syn_reconf(r->d.syn, nc);
-	ans_reconf(r->d.ans, nc);
-	anr_reconf(r->d.anr, nc);
-	tf_reconf(r->d.tf, nc);
-	kan_reconf(r->d.kan, nc);
-	conf_free(oc);
+}
+
+void
+rld_settle(void *arg, const struct conf *oc, const struct pub *op)
+{
+	struct rld *r = arg;
+
+	(void)oc;
+	(void)op;
+	log_setlevel(inf_conf()->log_level);
+	rld_capture(r->d.cap, inf_conf());
+}
+
+/* Swap in nc and np: the subscribers told, the old ones freed. */
+static void
+swap_in(struct rld *r, struct conf *nc, struct pub *np)
+{
+	struct log_ctx lc = { MSGID_RELOAD, NULL, 0, 0, NULL };
+
+	inf_swap(nc, np);
 	r->loaded = ev_time();
-	log_setlevel(nc->log_level);
-	rld_capture(r->d.cap, nc);
-	anr_changed(r->d.anr, np, op);
-	pub_free(op);
 	log_ctx(LOG_NOTICE, &lc, "reloaded %s", r->d.src.path);
 }
 
@@ -433,7 +435,7 @@ swap_in(struct rld *r, struct conf *nc, struct pub *np)
 static int
 cannot_honour(struct rld *r, const struct conf *nc, struct sink *k)
 {
-	const struct conf *oc = *r->d.conf;
+	const struct conf *oc = inf_conf();
 	char msg[1024], why[768];
 
 	/* a metrics file newly asked for, where this process cannot write:
@@ -475,7 +477,7 @@ rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 		conf_free(nc);
 		nc = NULL;
 	}
-	if (nc != NULL && (np = pop_build(r->d.pop, nc, *r->d.pub)) == NULL) {
+	if (nc != NULL && (np = pop_build(r->d.pop, nc, inf_pub())) == NULL) {
 		conf_free(nc);
 		nc = NULL;
 		if (out != NULL)

@@ -10,6 +10,7 @@
 
 #include "announcer.h"
 #include "iface.h"
+#include "inforce.h"
 #include "linksync.h"
 #include "log.h"
 #include "msgid.h"
@@ -20,7 +21,7 @@
 
 struct syn {
 	struct syn_deps		 d;
-	const struct conf	*conf;
+	struct anr		*anr;		/* announcements: NULL until started */
 	bool			 started;	/* events manage and announce */
 	bool			 dumping;	/* a dump is read: the request socket is busy */
 	bool			 need_resync;	/* a re-dump failed: try again */
@@ -28,14 +29,13 @@ struct syn {
 };
 
 struct syn *
-syn_new(const struct syn_deps *d, const struct conf *c)
+syn_new(const struct syn_deps *d)
 {
 	struct syn *s;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->d = *d;
-	s->conf = c;
 	return s;
 }
 
@@ -46,41 +46,36 @@ syn_free(struct syn *s)
 }
 
 void
-syn_reconf(struct syn *s, const struct conf *c)
+syn_started(struct syn *s, struct anr *a)
 {
-	s->conf = c;
+	s->anr = a;
+	s->started = true;
 }
 
 void
-syn_set_anr(struct syn *s, struct anr *a)
+syn_stopping(struct syn *s)
 {
-	s->d.anr = a;
-}
-
-void
-syn_started(struct syn *s, bool on)
-{
-	s->started = on;
+	s->started = false;
 }
 
 int
 syn_manage_all(struct syn *s)
 {
-	return ifm_apply_all(s->d.ifm, s->conf);
+	return ifm_apply_all(s->d.ifm, inf_conf());
 }
 
 static void
 announce(struct syn *s, int ifindex, uint32_t addr)
 {
-	if (s->d.anr != NULL)
-		anr_start(s->d.anr, ifindex, addr);
+	if (s->anr != NULL)
+		anr_start(s->anr, ifindex, addr);
 }
 
 static void
 announce_stop(struct syn *s, int ifindex, uint32_t addr)
 {
-	if (s->d.anr != NULL)
-		anr_stop(s->d.anr, ifindex, addr);
+	if (s->anr != NULL)
+		anr_stop(s->anr, ifindex, addr);
 }
 
 /* A link is gone, its sysctls with it: its record goes, and its bursts. */
@@ -128,7 +123,7 @@ on_link(struct syn *s, const struct ls_change *c)
 		tell = true;
 	/* during a dump the request socket is busy; the resync manages after */
 	if (s->started && !s->dumping)
-		ifm_apply(s->d.ifm, s->conf, ifp);
+		ifm_apply(s->d.ifm, inf_conf(), ifp);
 	if (tell && ifp->managed)
 		announce(s, ifp->ifindex, 0);
 }

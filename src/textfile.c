@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inforce.h"
 #include "log.h"
 #include "metrics.h"
 #include "textfile.h"
@@ -23,7 +24,7 @@ struct tf {
 	struct ev_loop		*loop;
 	rpt_view_fn		*view;
 	void			*arg;
-	const struct conf	*conf;
+	bool			 on;		/* started: written from now on */
 	ev_timer		 w;
 	int			 last_err;	/* errno of the last failure, 0: it worked */
 	double			 warned;	/* when that was last said */
@@ -54,7 +55,7 @@ failed(struct tf *t, int e)
 		hint = TF_HINT_ROFS;
 	else if (e == EACCES || e == EPERM)
 		hint = TF_HINT_ACCES;
-	log_warnx("%s: cannot write the metrics: %s%s%s", t->conf->metrics_file,
+	log_warnx("%s: cannot write the metrics: %s%s%s", inf_conf()->metrics_file,
 	    strerror(e), hint, t->quiet > 0 ? " (the same failure since the last "
 	    "warning, not repeated)" : "");
 	t->last_err = e;
@@ -94,7 +95,7 @@ write_now(struct tf *t, bool up)
 	size_t len = 0;
 	FILE *f;
 
-	if (t->conf == NULL || t->conf->metrics_file == NULL)
+	if (!t->on || inf_conf()->metrics_file == NULL)
 		return;
 	t->view(t->arg, &v);
 	v.up = up;
@@ -103,10 +104,10 @@ write_now(struct tf *t, bool up)
 		return;
 	}
 	met_render(&v, f);
-	if (fclose(f) != 0 || met_write_file(t->conf->metrics_file, buf, len) == -1)
+	if (fclose(f) != 0 || met_write_file(inf_conf()->metrics_file, buf, len) == -1)
 		failed(t, errno);
 	else if (t->last_err != 0) {
-		log_notice("%s: the metrics are written again", t->conf->metrics_file);
+		log_notice("%s: the metrics are written again", inf_conf()->metrics_file);
 		t->last_err = 0;
 	}
 	free(buf);
@@ -144,16 +145,33 @@ tf_free(struct tf *t)
 	free(t);
 }
 
-void
-tf_reconf(struct tf *t, const struct conf *c)
+/* (Re)arm the timer as the configuration in force says, and write now. */
+static void
+arm(struct tf *t)
 {
-	t->conf = c;
+	const struct conf *c = inf_conf();
+
+	t->on = true;
 	ev_timer_stop(t->loop, &t->w);
 	if (c->metrics_file == NULL)
 		return;
 	ev_timer_set(&t->w, (double)c->metrics_interval, (double)c->metrics_interval);
 	ev_timer_start(t->loop, &t->w);
 	write_now(t, true);
+}
+
+void
+tf_start(struct tf *t)
+{
+	arm(t);
+}
+
+void
+tf_reconf(void *arg, const struct conf *oc, const struct pub *op)
+{
+	(void)oc;
+	(void)op;
+	arm(arg);
 }
 
 void

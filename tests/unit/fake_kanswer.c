@@ -6,17 +6,19 @@
 #include "kanswer.h"
 
 void
-kan_set_pub(struct kan *k, const struct pub *p)
+kan_set_pub(void *arg, const struct conf *oc, const struct pub *op)
 {
-	(void)k;
-	(void)p;
+	(void)arg;
+	(void)oc;
+	(void)op;
 }
 
 void
-kan_reconf(struct kan *k, const struct conf *c)
+kan_reconf(void *arg, const struct conf *oc, const struct pub *op)
 {
-	(void)k;
-	(void)c;
+	(void)arg;
+	(void)oc;
+	(void)op;
 }
 
 bool

@@ -17,6 +17,7 @@
 #include "announcer.h"
 #include "conf.h"
 #include "fakes.h"
+#include "inforce.h"
 #include "limit.h"
 #include "policy.h"
 #include "publish.h"
@@ -80,7 +81,9 @@ setup(void **state)
 	f->conf->total_rate = 0;
 	f->pub = pub_new();
 	d = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
-	f->anr = anr_new(&d, f->conf, f->pub);
+	inf_init(f->conf);
+	inf_init_pub(f->pub);
+	f->anr = anr_new(&d);
 	assert_non_null(f->anr);
 	*state = f;
 	return 0;
@@ -92,8 +95,7 @@ teardown(void **state)
 	struct fx *f = *state;
 
 	anr_free(f->anr);
-	pub_free(f->pub);
-	conf_free(f->conf);
+	inf_free();
 	tbl_free(f->tbl);
 	ev_loop_destroy(f->loop);
 	free(f);

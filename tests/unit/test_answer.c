@@ -17,6 +17,7 @@
 #include "conf.h"
 #include "conflict.h"
 #include "fakes.h"
+#include "inforce.h"
 #include "limit.h"
 #include "notes.h"
 #include "policy.h"
@@ -101,10 +102,12 @@ setup(void **state)
 	f->cfl = cfl_new(64);
 	f->notes = note_new(f->tbl);
 	ad = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
-	f->anr = anr_new(&ad, f->conf, f->pub);
+	inf_init(f->conf);
+	inf_init_pub(f->pub);
+	f->anr = anr_new(&ad);
 	sd = (struct ans_deps){ f->tbl, NULL, NULL, f->anr, f->notes, f->cfl, &f->lim, &f->st,
 	    on_sync, f, (struct rpf *)f };	/* the fake does not look at it */
-	f->ans = ans_new(&sd, f->conf, f->pub);
+	f->ans = ans_new(&sd);
 	assert_true(f->loop && f->conf && f->pub && f->cfl && f->notes && f->anr && f->ans);
 	*state = f;
 	return 0;
@@ -119,8 +122,7 @@ teardown(void **state)
 	anr_free(f->anr);
 	note_free(f->notes);
 	cfl_free(f->cfl);
-	pub_free(f->pub);
-	conf_free(f->conf);
+	inf_free();
 	tbl_free(f->tbl);
 	ev_loop_destroy(f->loop);
 	free(f);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "conf.h"
+#include "inforce.h"
 #include "policy.h"
 #include "pubjournal.h"
 #include "pubops.h"
@@ -68,7 +69,8 @@ setup(void **state)
 	tbl_iface(f->tbl, 4)->mode = POL_SUBNET;
 	f->pub = pub_new();
 	d = (struct pop_deps){ f->tbl, f->sd, NULL, NULL, NULL };
-	f->pop = pop_new(&d, f->pub);
+	inf_init_pub(f->pub);
+	f->pop = pop_new(&d);
 	*state = f;
 	return 0;
 }
@@ -80,7 +82,7 @@ teardown(void **state)
 	char cmd[128];
 
 	pop_free(f->pop);
-	pub_free(f->pub);
+	inf_free();
 	tbl_free(f->tbl);
 	sdir_close(f->sd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
@@ -201,7 +203,7 @@ test_restart_builds_saved(void **state)
 	    0);
 	assert_int_equal(pop_publish(f->pop, ip("10.0.1.7"), 32, "eth0", false, err, sizeof(err)), 0);
 	/* a new start reads them back */
-	o = pop_new(&d, NULL);
+	o = pop_new(&d);
 	p = pop_build(o, c, NULL);
 	assert_non_null(p);
 	assert_non_null(pub_lookup(p, ip("10.0.0.50"), "eth0"));

@@ -22,6 +22,8 @@
 #include "conflict.h"
 #include "fakes.h"
 #include "iface.h"
+#include "inforce.h"
+#include "kanswer.h"
 #include "limit.h"
 #include "notes.h"
 #include "policy.h"
@@ -44,8 +46,6 @@ struct fx {
 	struct ev_loop		*loop;
 	struct sdir	*sd;
 	struct tbl		*tbl;
-	struct conf		*conf;
-	struct pub		*pub;
 	struct stats		 st;
 	struct lim		 lim;
 	struct cfl		*cfl;
@@ -100,7 +100,7 @@ view(void *arg, struct rpt_view *v)
 	struct fx *f = arg;
 
 	memset(v, 0, sizeof(*v));
-	v->conf = f->conf;
+	v->conf = inf_conf();
 	v->tbl = f->tbl;
 	v->st = &f->st;
 }
@@ -131,6 +131,8 @@ setup(void **state)
 	struct syn_deps sd;
 	struct pop_deps pd;
 	struct rld_deps rd;
+	struct conf *c;
+	struct pub *p;
 
 	assert_non_null(f);
 	fake_cap_reset();
@@ -145,31 +147,39 @@ setup(void **state)
 	f->tbl = tbl_new();
 	add_iface(f->tbl, 2, "eth0", MAC0, "10.0.0.1");
 	add_iface(f->tbl, 3, "eth1", MAC1, "10.0.0.2");
-	f->conf = rld_load_conf(&(struct rld_source){ f->path, true, false, { NULL, NULL } }, NULL);
-	assert_non_null(f->conf);
+	c = rld_load_conf(&(struct rld_source){ f->path, true, false, { NULL, NULL } }, NULL);
+	assert_non_null(c);
+	inf_init(c);
 	f->cfl = cfl_new(64);
 	f->notes = note_new(f->tbl);
 	f->ifm = ifm_new(f->tbl, NULL, f->sd, &st);
-	sd = (struct syn_deps){ f->tbl, NULL, f->ifm, NULL, &f->st, NULL, NULL };
-	f->syn = syn_new(&sd, f->conf);
-	pd = (struct pop_deps){ f->tbl, f->sd, NULL, NULL, NULL };
-	f->pop = pop_new(&pd, NULL);
-	f->pub = pop_build(f->pop, f->conf, NULL);
-	assert_non_null(f->pub);
-	pop_set_pub(f->pop, f->pub);
+	sd = (struct syn_deps){ f->tbl, NULL, f->ifm, &f->st, NULL, NULL };
+	f->syn = syn_new(&sd);
+	/* made in the daemon's order: what each uses before it */
 	ad = (struct anr_deps){ f->loop, f->tbl, NULL, &f->lim, &f->st };
-	f->anr = anr_new(&ad, f->conf, f->pub);
+	f->anr = anr_new(&ad);
+	pd = (struct pop_deps){ f->tbl, f->sd, f->anr, NULL, NULL };
+	f->pop = pop_new(&pd);
+	p = pop_build(f->pop, c, NULL);
+	assert_non_null(p);
+	inf_init_pub(p);
 	nd = (struct ans_deps){ f->tbl, NULL, NULL, f->anr, f->notes, f->cfl, &f->lim, &f->st,
 	    no_sync, NULL, NULL };
-	f->ans = ans_new(&nd, f->conf, f->pub);
+	f->ans = ans_new(&nd);
 	f->tf = tf_new(f->loop, view, f);
-	rd = (struct rld_deps){ { f->path, true, false, { NULL, NULL } }, &f->conf, &f->pub, f->ifm, f->syn, f->ans,
-	    f->anr, f->pop, NULL, f->tf, NULL, status, f, false };
+	rd = (struct rld_deps){ { f->path, true, false, { NULL, NULL } }, f->ifm, f->pop,
+	    NULL, NULL, status, f, false };
 	f->rld = rld_new(&rd, 1.0);
-	pop_set_anr(f->pop, f->anr);
-	syn_set_anr(f->syn, f->anr);
+	/* told as the daemon tells them (daemon.c's subscribe) */
+	assert_int_equal(inf_subscribe(kan_set_pub, NULL), 0);
+	assert_int_equal(inf_subscribe(rld_apply, f->rld), 0);
+	assert_int_equal(inf_subscribe(anr_reconf, f->anr), 0);
+	assert_int_equal(inf_subscribe(tf_reconf, f->tf), 0);
+	assert_int_equal(inf_subscribe(kan_reconf, NULL), 0);
+	assert_int_equal(inf_subscribe(rld_settle, f->rld), 0);
+	assert_int_equal(inf_subscribe(anr_changed, f->anr), 0);
 	ifm_on_event(f->ifm, anr_ifm_event, f->anr);
-	assert_int_equal(ifm_apply_all(f->ifm, f->conf), 0);
+	assert_int_equal(ifm_apply_all(f->ifm, c), 0);
 	assert_true(tbl_iface(f->tbl, 3)->managed);
 	assert_int_equal(tbl_iface(f->tbl, 3)->mode, POL_OWNER);
 	*state = f;
@@ -192,8 +202,7 @@ teardown(void **state)
 	note_free(f->notes);
 	cfl_free(f->cfl);
 	tbl_free(f->tbl);
-	pub_free(f->pub);
-	conf_free(f->conf);
+	inf_free();
 	ev_loop_destroy(f->loop);
 	sdir_close(f->sd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
@@ -222,7 +231,7 @@ static void
 test_good_reload_tells_everyone(void **state)
 {
 	struct fx *f = *state;
-	const struct conf *old = f->conf;
+	const struct conf *old = inf_conf();
 	char *body = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&body, &len);
@@ -235,7 +244,7 @@ test_good_reload_tells_everyone(void **state)
 	assert_int_equal(rld_reload(f->rld, -1, out, NULL), 0);
 	fclose(out);
 	free(body);
-	assert_ptr_not_equal(f->conf, old);
+	assert_ptr_not_equal(inf_conf(), old);
 	assert_int_equal(f->statuses, 1);
 	/* the interface manager: eth1 now in subnet mode, eth0 unchanged */
 	assert_int_equal(tbl_iface(f->tbl, 3)->mode, POL_SUBNET);
@@ -255,8 +264,8 @@ static void
 test_bad_reload_changes_nothing(void **state)
 {
 	struct fx *f = *state;
-	const struct conf *old = f->conf;
-	const struct pub *oldp = f->pub;
+	const struct conf *old = inf_conf();
+	const struct pub *oldp = inf_pub();
 	char *body = NULL;
 	size_t len = 0;
 	double loaded, failed;
@@ -268,8 +277,8 @@ test_bad_reload_changes_nothing(void **state)
 	assert_non_null(strstr(body, "not reloaded, the running configuration stays"));
 	assert_non_null(strstr(body, f->path));
 	free(body);
-	assert_ptr_equal(f->conf, old);
-	assert_ptr_equal(f->pub, oldp);
+	assert_ptr_equal(inf_conf(), old);
+	assert_ptr_equal(inf_pub(), oldp);
 	assert_int_equal(tbl_iface(f->tbl, 3)->mode, POL_OWNER);
 	rld_times(f->rld, &loaded, &failed);
 	assert_true(failed > 0);
@@ -280,15 +289,15 @@ static void
 test_overlap_with_runtime_refused(void **state)
 {
 	struct fx *f = *state;
-	const struct conf *old = f->conf;
+	const struct conf *old = inf_conf();
 	char err[320];
 
 	assert_int_equal(pop_publish(f->pop, ip("10.0.0.48"), 29, "eth0", false, err, sizeof(err)), 0);
 	write_file(f->path, "[global]\nuser = root\n"
 	    "[publish web]\naddresses = 10.0.0.50\ninterface = eth0\n");
 	assert_int_equal(rld_reload(f->rld, -1, NULL, NULL), EX_CONFIG);
-	assert_ptr_equal(f->conf, old);
-	assert_true(pub_find(f->pub, ip("10.0.0.50"))->runtime);
+	assert_ptr_equal(inf_conf(), old);
+	assert_true(pub_find(inf_pub(), ip("10.0.0.50"))->runtime);
 }
 
 int
