@@ -73,6 +73,9 @@ struct tbl_iface *tbl_iface(const struct tbl *t, int ifindex);
 struct tbl_iface *tbl_iface_add(struct tbl *t, int ifindex);
 /* Forget an interface and all its addresses. */
 void tbl_iface_del(struct tbl *t, int ifindex);
+/* The interface's counters, made on first use (the one place that makes
+ * them; freed with it); NULL for a NULL ifp or on ENOMEM. */
+struct stats_if *tbl_iface_stats(struct tbl_iface *ifp);
 /* The interface called name, or NULL; O(interfaces). */
 struct tbl_iface *tbl_iface_byname(const struct tbl *t, const char *name);
 /* Call fn for every interface; stops early when fn returns nonzero. */

@@ -49,15 +49,6 @@ link_ready(const struct tbl_iface *ifp)
 	return (ifp->flags & LS_LINK_READY) == LS_LINK_READY;
 }
 
-/* The counters of ifp (allocated on first use; NULL only on ENOMEM). */
-static struct stats_if *
-if_stats(struct tbl_iface *ifp)
-{
-	if (ifp->stats == NULL)
-		ifp->stats = calloc(1, sizeof(*ifp->stats));
-	return ifp->stats;
-}
-
 /* Send the configured form(s) of an announcement of addr from ifp; false
  * when the turn's budget, announce_rate or total_rate leaves no room now. */
 static bool
@@ -100,7 +91,7 @@ send_announce(struct anr *a, struct tbl_iface *ifp, uint32_t addr, const uint8_t
 		cap_send(a->d.cap, ifp->ifindex, frame,
 		    arp_build_announce(ops[i], mac, addr, frame));
 		a->d.st->all.announcements++;
-		if ((is = if_stats(ifp)) != NULL)
+		if ((is = tbl_iface_stats(ifp)) != NULL)
 			is->announcements++;
 		if (a->budget > 0)
 			a->budget--;

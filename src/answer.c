@@ -51,15 +51,6 @@ ans_free(struct ans *a)
 	free(a);
 }
 
-/* The counters of ifp (allocated on first use; NULL only on ENOMEM). */
-static struct stats_if *
-if_stats(struct tbl_iface *ifp)
-{
-	if (ifp != NULL && ifp->stats == NULL)
-		ifp->stats = calloc(1, sizeof(*ifp->stats));
-	return ifp != NULL ? ifp->stats : NULL;
-}
-
 /* Count into the daemon's total and, when known, the interface's. */
 #define COUNT(a, s, field) do {					\
 	struct stats_if *s_ = (s);				\
@@ -165,13 +156,13 @@ claim(struct ans *a, const struct arp_req *req, struct tbl_iface *in)
 	cfl_judge(a->d.cfl, a->d.tbl, inf_pub(), req, in, a->now, &j);
 	if (!j.claim)
 		return;
-	COUNT(a, if_stats(in), conflicts);
+	COUNT(a, tbl_iface_stats(in), conflicts);
 	if (j.log)
 		note_claim(req, in, j.holder, j.more);
 	switch (j.action) {
 	case CFL_DEFEND:
 		if (anr_defend(a->d.anr, in, req->sip, j.mac)) {
-			COUNT(a, if_stats(in), defences);
+			COUNT(a, tbl_iface_stats(in), defences);
 			if (cfl_log_more(a->d.cfl, req->sip, CFL_LINE_DEFENDED, a->now))
 				note_defended(req, in);
 		}
@@ -225,7 +216,7 @@ ans_frame(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, double 
 		a->d.sync(a->d.sync_arg);
 	why = arp_check(pkt, caplen, &req);
 	in = tbl_iface(a->d.tbl, arp_ifindex(pkt, caplen));
-	is = if_stats(in);
+	is = tbl_iface_stats(in);
 	COUNT(a, is, received);
 	if (why != ARP_OK) {
 		/* announcements and replies are not answered, but one that
@@ -296,7 +287,7 @@ ans_handover(struct ans *a, const uint8_t *pkt, size_t caplen, uint64_t ts, doub
 	if (v != POL_ANSWER || (!owned && (res.pub == NULL || res.owner != NULL)) ||
 	    in == NULL || in->mode == POL_MONITOR || reverse_path(a, &req, &res) != POL_ANSWER)
 		return false;
-	is = if_stats(in);
+	is = tbl_iface_stats(in);
 	COUNT(a, is, received);
 	COUNT(a, is, verdict[v]);
 	sent = a->d.st->all.replies;

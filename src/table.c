@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "stats.h"
 #include "table.h"
 #include "util.h"
 
@@ -217,6 +218,14 @@ tbl_iface_del(struct tbl *t, int ifindex)
 	free(ifp->addrs);
 	free(ifp->stats);
 	free(ifp);
+}
+
+struct stats_if *
+tbl_iface_stats(struct tbl_iface *ifp)
+{
+	if (ifp != NULL && ifp->stats == NULL)
+		ifp->stats = calloc(1, sizeof(*ifp->stats));
+	return ifp != NULL ? ifp->stats : NULL;
 }
 
 int
