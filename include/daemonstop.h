@@ -8,7 +8,6 @@
 struct ev_loop;
 struct phs;
 struct pub;
-struct tbl;
 struct ifm;
 struct syn;
 struct ans;
@@ -23,7 +22,6 @@ struct dstop_deps {
 	struct ev_loop		*loop;
 	struct phs		*ph;		/* the stop's steps, marked */
 	const struct pub	*pub;		/* their requests kept for the next start */
-	struct tbl		*tbl;
 	struct ifm		*ifm;
 	struct syn		*syn;
 	struct ans		*ans;

@@ -47,6 +47,14 @@ void ifm_gone(struct ifm *m, int ifindex);
  * originals when originals is true or the record names none; the number
  * that could not be set, each one logged. */
 size_t ifm_restore_all(struct ifm *m, bool originals);
+/* The interfaces managed now (their ifindexes, *n of them; the caller
+ * frees): what a stop gives back and then drains.  NULL on ENOMEM. */
+int *ifm_managed_now(struct ifm *m, size_t *n);
+/* The stop's drain: on, the interfaces of v marked managed again, in the
+ * table only (their records are gone), so the capture's last requests
+ * are decided as they were while silent; off, unmarked again where no
+ * record is held. */
+void ifm_drain_mark(struct ifm *m, const int *v, size_t n, bool on);
 /* The arp_ignore a stop leaves for mode under c (stop_leaves), or
  * STATE_NONE: the originals. */
 int ifm_leave_for(const struct conf *c, int mode);

@@ -412,7 +412,7 @@ daemon_run(const struct daemon_opts *o)
 	/* Held again: a second SIGTERM must not cut the restore short, nor
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
-	stop = (struct dstop_deps){ d->loop, &d->ph, inf_pub(), d->tbl, d->ifm, d->syn, d->ans,
+	stop = (struct dstop_deps){ d->loop, &d->ph, inf_pub(), d->ifm, d->syn, d->ans,
 	    d->anr, d->sd, d->tf };
 	if (dstop_run(&stop, &d->ctl, &d->kan) > 0)
 		d->exit_code = EX_OSERR;

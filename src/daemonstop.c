@@ -24,33 +24,9 @@
 #include "phases.h"
 #include "statedir.h"
 #include "sync.h"
-#include "table.h"
 #include "textfile.h"
 
 #define DRAIN_MAX		0.1	/* s: the stop drain, bounded under a flood */
-
-struct silent {
-	int	*v;
-	size_t	 n, cap;
-};
-
-static int
-silent_cb(struct tbl_iface *ifp, void *arg)
-{
-	struct silent *s = arg;
-	int *v;
-
-	if (!ifp->managed)
-		return 0;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		if ((v = realloc(s->v, s->cap * sizeof(*v))) == NULL)
-			return -1;
-		s->v = v;
-	}
-	s->v[s->n++] = ifp->ifindex;
-	return 0;
-}
 
 /*
  * Give every interface back to the kernel, then answer the requests the
@@ -68,25 +44,19 @@ silent_cb(struct tbl_iface *ifp, void *arg)
 static size_t
 stop_restore(const struct dstop_deps *dd)
 {
-	struct silent s = { NULL, 0, 0 };
-	struct tbl_iface *ifp;
-	size_t left, i;
+	size_t left, n;
+	int *v;
 
-	if (tbl_iface_each(dd->tbl, silent_cb, &s) == -1)
-		s.n = 0;	/* out of memory: restore all the same, no drain */
+	/* out of memory: restore all the same, no drain */
+	v = ifm_managed_now(dd->ifm, &n);
 	left = ifm_restore_all(dd->ifm, false);
 	phs_mark(dd->ph, "sysctls written", ev_time());
 	syn_stopping(dd->syn);
-	for (i = 0; i < s.n; i++)
-		if ((ifp = tbl_iface(dd->tbl, s.v[i])) != NULL)
-			ifp->managed = true;
+	ifm_drain_mark(dd->ifm, v, n, true);
 	ans_drain(dd->ans, ev_now(dd->loop), DRAIN_MAX);
 	phs_mark(dd->ph, "capture drained", ev_time());
-	for (i = 0; i < s.n; i++)
-		if ((ifp = tbl_iface(dd->tbl, s.v[i])) != NULL &&
-		    ifm_record(dd->ifm, ifp->ifindex) == NULL)
-			ifp->managed = false;
-	free(s.v);
+	ifm_drain_mark(dd->ifm, v, n, false);
+	free(v);
 	return left;
 }
 

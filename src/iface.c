@@ -614,6 +614,50 @@ ifm_restore_all(struct ifm *m, bool originals)
 	return left;
 }
 
+static int
+managed_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct { int *v; size_t n, cap; } *l = arg;
+	int *v;
+
+	if (!ifp->managed)
+		return 0;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		if ((v = realloc(l->v, l->cap * sizeof(*v))) == NULL)
+			return -1;
+		l->v = v;
+	}
+	l->v[l->n++] = ifp->ifindex;
+	return 0;
+}
+
+int *
+ifm_managed_now(struct ifm *m, size_t *n)
+{
+	struct { int *v; size_t n, cap; } l = { NULL, 0, 0 };
+
+	*n = 0;
+	if (tbl_iface_each(m->t, managed_cb, &l) == -1) {
+		free(l.v);
+		return NULL;
+	}
+	*n = l.n;
+	return l.v;
+}
+
+void
+ifm_drain_mark(struct ifm *m, const int *v, size_t n, bool on)
+{
+	struct tbl_iface *ifp;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((ifp = tbl_iface(m->t, v[i])) != NULL &&
+		    (on || ifm_record(m, v[i]) == NULL))
+			ifp->managed = on;
+}
+
 const struct state_orig *
 ifm_record(struct ifm *m, int ifindex)
 {
