@@ -45,6 +45,11 @@ struct ls_change {
  * of ours is pending. */
 void ls_apply(struct tbl *t, const struct rtnl_msg *m, unsigned gen, bool dumping,
     struct ls_change *c);
+/* arp_ignore ign and arp_announce ann (-1: that one untouched) written
+ * to ifp's sysctls: held in the table as the kernel's until its echo (a
+ * link message carrying them) confirms them; the one writer, beside
+ * ls_apply, of what the table says of the kernel's settings. */
+void ls_conf_written(struct tbl_iface *ifp, int ign, int ann);
 /* Told of each change a sweep makes. */
 typedef void ls_fn(void *arg, const struct ls_change *c);
 /* After a dump of generation gen: take out every address entry, then every

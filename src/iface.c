@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "iface.h"
+#include "linksync.h"
 #include "log.h"
 #include "msgid.h"
 #include "policy.h"
@@ -296,12 +297,7 @@ set(struct ifm *m, const struct conf *c, struct tbl_iface *ifp, const struct wan
 		    "arp_announce=%d: %s", ifp->name, ign, ann, strerror(errno));
 		return -1;
 	}
-	if (ign >= 0)
-		ifp->arp_ignore = ign;
-	if (ann >= 0)
-		ifp->arp_announce = ann;
-	/* link messages queued before ours still show the old values */
-	ifp->conf_pending = true;
+	ls_conf_written(ifp, ign, ann);
 	log_ctx(LOG_DEBUG, &lc, "%s: arp_ignore=%d arp_announce=%d", ifp->name,
 	    ifp->arp_ignore, ifp->arp_announce);
 	return 1;
@@ -601,10 +597,8 @@ ifm_restore_all(struct ifm *m, bool originals)
 		}
 		ifp->managed = false;
 		if (keep) {
-			if (r == 0 && ifp->arp_ignore != rec->leave) {
-				ifp->arp_ignore = rec->leave;
-				ifp->conf_pending = true;
-			}
+			if (r == 0 && ifp->arp_ignore != rec->leave)
+				ls_conf_written(ifp, rec->leave, -1);
 			i++;
 			continue;
 		}

@@ -194,3 +194,14 @@ ls_sweep(struct tbl *t, unsigned gen, ls_fn *fn, void *arg)
 	free(s.v);
 	return r;
 }
+
+void
+ls_conf_written(struct tbl_iface *ifp, int ign, int ann)
+{
+	if (ign >= 0)
+		ifp->arp_ignore = ign;
+	if (ann >= 0)
+		ifp->arp_announce = ann;
+	/* link messages queued before ours still show the old values */
+	ifp->conf_pending = true;
+}
