@@ -1,7 +1,8 @@
 /* kpint.h — what the kernel answer path's own files share: kpath.c (load,
  * grants, counters, events), kpmirror.c (the kernel's links and
- * addresses in the maps) and kptc.c (rtnetlink and TC).  Nothing else
- * includes it: the rest of arpownd sees kpath.h. */
+ * addresses in the maps), kptc.c (rtnetlink and TC) and kplog.c
+ * (libbpf's messages).  Nothing else includes it: the rest of arpownd
+ * sees kpath.h. */
 #ifndef ARPOWND_KPINT_H
 #define ARPOWND_KPINT_H
 
@@ -111,11 +112,12 @@ struct kp {
 	uint64_t	 mirror_short;	/* address entries that read found no room for */
 };
 
-/* kpath.c: why, formatted (nothing when why is NULL or len 0) */
-void kp_setwhy(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* kpath.c: libbpf's messages kept for the reasons, not printed */
+/* kplog.c: libbpf's messages kept from now on (the old ones dropped), not printed */
 void kp_log_setup(void);
+/* kplog.c: what libbpf said since kp_log_setup */
+const char *kp_log_text(void);
+/* kplog.c: the last lines of a verifier or libbpf log that say something, into out */
+void kp_log_tail(const char *log, char *out, size_t len);
 
 /* kptc.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
 typedef int kpn_cb(const struct nlmsghdr *nlh, void *arg);

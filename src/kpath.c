@@ -14,7 +14,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,101 +32,6 @@
 _Static_assert(KP_DECIDED_HASH == CAP_DECIDED_HASH, "capture.h and kpath_abi.h disagree");
 
 #define USER_ID_BASE	(1ull << 63)	/* the watcher's ids stay below */
-#define LOG_KEEP	4096
-
-/* ------------------------------------------------------------------ logs */
-
-/* libbpf's messages: kept (the last LOG_KEEP bytes) for the reason a load
- * failed, shown on stderr only with ARPOWND_BPF_DEBUG set. */
-static char g_log[LOG_KEEP];
-static size_t g_loglen;
-
-/* libbpf's format, passed on: clang's -Wformat-nonliteral wants it said */
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
-
-static int
-libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char line[512];
-	int n;
-
-	if (level == LIBBPF_DEBUG && getenv("ARPOWND_BPF_DEBUG") == NULL)
-		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	if (n < 0)
-		return 0;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	if (getenv("ARPOWND_BPF_DEBUG") != NULL)
-		fputs(line, stderr);
-	if (g_loglen + (size_t)n >= sizeof(g_log)) {
-		size_t drop = g_loglen + (size_t)n - sizeof(g_log) + 1;
-
-		if (drop > g_loglen)
-			drop = g_loglen;
-		memmove(g_log, g_log + drop, g_loglen - drop);
-		g_loglen -= drop;
-	}
-	memcpy(g_log + g_loglen, line, (size_t)n);
-	g_loglen += (size_t)n;
-	g_log[g_loglen] = '\0';
-	return 0;
-}
-
-void
-kp_setwhy(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why == NULL || len == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
-void
-kp_log_setup(void)
-{
-	libbpf_set_print(libbpf_log);
-}
-
-/* The verifier's complaint: the last lines of a log that say something. */
-static void
-log_tail(const char *log, char *out, size_t len)
-{
-	const char *lines[3] = { NULL, NULL, NULL }, *p = log, *e;
-	size_t n = 0, k;
-
-	out[0] = '\0';
-	while (p != NULL && *p != '\0') {
-		e = strchr(p, '\n');
-		if ((e == NULL ? strlen(p) : (size_t)(e - p)) > 0 &&
-		    strncmp(p, "processed ", 10) != 0 && strncmp(p, "verification time", 17) != 0 &&
-		    strncmp(p, "stack depth", 11) != 0 && strncmp(p, "-- END", 6) != 0 &&
-		    strncmp(p, "libbpf: ", 8) != 0) {
-			lines[0] = lines[1];
-			lines[1] = lines[2];
-			lines[2] = p;
-			n++;
-		}
-		p = e != NULL ? e + 1 : NULL;
-	}
-	for (k = 0; k < 3; k++) {
-		size_t l, o = strlen(out);
-
-		if (lines[k] == NULL)
-			continue;
-		e = strchr(lines[k], '\n');
-		l = e != NULL ? (size_t)(e - lines[k]) : strlen(lines[k]);
-		if (o + l + 4 >= len)
-			break;
-		/* bounded by the test above: " | " and the line fit */
-		snprintf(out + o, len - o, "%s%.*s", o > 0 ? " | " : "", (int)l, lines[k]);
-	}
-	(void)n;
-}
 
 /* ---------------------------------------------------------------- open */
 
@@ -247,11 +151,10 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 	char tail[320];
 	int r, e;
 
-	libbpf_set_print(libbpf_log);
-	g_loglen = 0;
-	g_log[0] = klog[0] = '\0';
+	kp_log_setup();
+	klog[0] = '\0';
 	if ((kp = calloc(1, sizeof(*kp))) == NULL) {
-		kp_setwhy(why, whylen, "out of memory");
+		util_seterr(why, whylen, 0, "out of memory");
 		return NULL;
 	}
 	kp->watch_sock = kp->live_sock = -1;
@@ -262,26 +165,26 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 	if ((r = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL)) < 0) {
 		e = errno;
 		if (e == EPERM || e == EACCES)
-			kp_setwhy(why, whylen, "not permitted to use BPF (needs CAP_BPF and CAP_NET_ADMIN, "
+			util_seterr(why, whylen, 0, "not permitted to use BPF (needs CAP_BPF and CAP_NET_ADMIN, "
 			    "or root; the system call may also be filtered out)");
 		else
-			kp_setwhy(why, whylen, "cannot create a BPF map: %s", strerror(e));
+			util_seterr(why, whylen, 0, "cannot create a BPF map: %s", strerror(e));
 		goto fail;
 	}
 	close(r);
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
-		kp_setwhy(why, whylen, kernel_at_least(5, 8) ? "the kernel (%s) refused a BPF ring buffer" :
+		util_seterr(why, whylen, 0, kernel_at_least(5, 8) ? "the kernel (%s) refused a BPF ring buffer" :
 		    "kernel %s has no BPF ring buffer (needs Linux 5.8)", kernel_release());
 		goto fail;
 	}
 	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_SCHED_CLS, BPF_FUNC_loop, NULL) != 1) {
-		kp_setwhy(why, whylen, kernel_at_least(5, 17) ? "the kernel (%s) refused a TC program "
+		util_seterr(why, whylen, 0, kernel_at_least(5, 17) ? "the kernel (%s) refused a TC program "
 		    "calling bpf_loop (CAP_NET_ADMIN missing?)" :
 		    "kernel %s has no bpf_loop (needs Linux 5.17)", kernel_release());
 		goto fail;
 	}
 	if ((kp->skel = kp_bpf__open_opts(&oo)) == NULL) {
-		kp_setwhy(why, whylen, "cannot open the BPF object: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot open the BPF object: %s", strerror(errno));
 		goto fail;
 	}
 	if (max_addrs == 0)
@@ -289,7 +192,7 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 	if (max_links == 0)
 		max_links = KP_MAX_IFACES;
 	if (max_addrs > (1u << 24) || max_links > (1u << 20)) {
-		kp_setwhy(why, whylen, "map sizes out of range (%u addresses, %u links)", max_addrs,
+		util_seterr(why, whylen, 0, "map sizes out of range (%u addresses, %u links)", max_addrs,
 		    max_links);
 		goto fail;
 	}
@@ -311,22 +214,22 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 	    bpf_map__set_max_entries(kp->skel->maps.kp_links, max_links) != 0 ||
 	    bpf_map__set_max_entries(kp->skel->maps.kp_counters,
 	    (max_links + 1) * KP_NCOUNTERS) != 0) {
-		kp_setwhy(why, whylen, "cannot size the maps");
+		util_seterr(why, whylen, 0, "cannot size the maps");
 		goto fail;
 	}
 	if ((r = kp_bpf__load(kp->skel)) != 0) {
 		e = -r;
-		log_tail(klog, tail, sizeof(tail));
+		kp_log_tail(klog, tail, sizeof(tail));
 		if (tail[0] != '\0')
-			kp_setwhy(why, whylen, "the kernel's verifier refused the program: %s%s", tail,
+			util_seterr(why, whylen, 0, "the kernel's verifier refused the program: %s%s", tail,
 			    strstr(tail, "spilled pointer") != NULL ? " (this kernel needs CAP_PERFMON "
 			    "for the load as well: see kernel-path.conf)" : "");
 		else if (e == EPERM || e == EACCES)
-			kp_setwhy(why, whylen, "not permitted to load BPF programs (needs CAP_BPF and "
+			util_seterr(why, whylen, 0, "not permitted to load BPF programs (needs CAP_BPF and "
 			    "CAP_NET_ADMIN): %s", strerror(e));
 		else {
-			log_tail(g_log, tail, sizeof(tail));
-			kp_setwhy(why, whylen, "the kernel refused the BPF object (%s)%s%s", strerror(e),
+			kp_log_tail(kp_log_text(), tail, sizeof(tail));
+			util_seterr(why, whylen, 0, "the kernel refused the BPF object (%s)%s%s", strerror(e),
 			    tail[0] ? ": " : "", tail);
 		}
 		goto fail;
@@ -343,42 +246,42 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 	kp->fd_counters = bpf_map__fd(kp->skel->maps.kp_counters);
 	if ((kp->ncpu = libbpf_num_possible_cpus()) <= 0 ||
 	    (kp->pcpu = calloc((size_t)kp->ncpu, sizeof(*kp->pcpu))) == NULL) {
-		kp_setwhy(why, whylen, "cannot count the CPUs");
+		util_seterr(why, whylen, 0, "cannot count the CPUs");
 		goto fail;
 	}
 	if (counters_make(kp, 0) == -1) {
-		kp_setwhy(why, whylen, "cannot write the counters: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot write the counters: %s", strerror(errno));
 		goto fail;
 	}
 	memset(&cf, 0, sizeof(cf));
 	if (getrandom(&cf.slot_k0, sizeof(cf.slot_k0), 0) != (ssize_t)sizeof(cf.slot_k0) ||
 	    getrandom(&cf.slot_k1, sizeof(cf.slot_k1), 0) != (ssize_t)sizeof(cf.slot_k1)) {
-		kp_setwhy(why, whylen, "getrandom: the sender slots' key: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "getrandom: the sender slots' key: %s", strerror(errno));
 		goto fail;
 	}
 	if ((kp->live_sock = kpm_live_open(kp, &cf)) == -1) {
-		kp_setwhy(why, whylen, "cannot open the liveness socket (AF_INET UDP): %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot open the liveness socket (AF_INET UDP): %s", strerror(errno));
 		goto fail;
 	}
 	if (kpm_write_conf(kp, &cf) == -1) {
-		kp_setwhy(why, whylen, "cannot write the configuration map: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot write the configuration map: %s", strerror(errno));
 		goto fail;
 	}
 	if ((kp->watch_sock = kpm_watch_open(kp)) == -1) {
-		kp_setwhy(why, whylen, "cannot start the netlink watcher: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot start the netlink watcher: %s", strerror(errno));
 		goto fail;
 	}
 	/* its ids kept for the start's grants (kp_batch), not looked up
 	 * one by one */
 	kp->keep_ids = true;
 	if (kpm_resync(kp, false) == -1) {
-		kp_setwhy(why, whylen, "cannot read the kernel's links and addresses: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot read the kernel's links and addresses: %s", strerror(errno));
 		goto fail;
 	}
 	kp->keep_ids = false;
 	kp->rb = ring_buffer__new(bpf_map__fd(kp->skel->maps.kp_events), on_event, kp, NULL);
 	if (kp->rb == NULL) {
-		kp_setwhy(why, whylen, "cannot map the event ring: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot map the event ring: %s", strerror(errno));
 		goto fail;
 	}
 	return kp;
@@ -478,14 +381,14 @@ kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t wh
 		struct kp_att *nv = realloc(kp->att, need * sizeof(*nv));
 
 		if (nv == NULL) {
-			kp_setwhy(why, whylen, "out of memory");
+			util_seterr(why, whylen, 0, "out of memory");
 			return -1;
 		}
 		kp->att = nv;
 		kp->aatt = need;
 	}
 	if ((v = calloc(n, sizeof(*v))) == NULL) {
-		kp_setwhy(why, whylen, "out of memory");
+		util_seterr(why, whylen, 0, "out of memory");
 		return -1;
 	}
 	/* counters before the program can count */
@@ -493,7 +396,7 @@ kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t wh
 		if (att_find(kp, ifindex[i]) != NULL)
 			continue;
 		if (counters_make(kp, ifindex[i]) == -1) {
-			kp_setwhy(why, whylen, "ifindex %d: cannot make the counters: %s",
+			util_seterr(why, whylen, 0, "ifindex %d: cannot make the counters: %s",
 			    ifindex[i], strerror(errno));
 			rc = -1;
 			continue;
@@ -506,7 +409,7 @@ kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t wh
 	for (i = 0; i < m; i++) {
 		if (v[i].err != 0) {
 			counters_drop(kp, v[i].ifindex);
-			kp_setwhy(why, whylen, "%s: %s", v[i].what, strerror(v[i].err));
+			util_seterr(why, whylen, 0, "%s: %s", v[i].what, strerror(v[i].err));
 			continue;
 		}
 		kp->att[kp->natt].ifindex = v[i].ifindex;
@@ -525,7 +428,7 @@ kp_attach(struct kp *kp, int ifindex, int *others, char *why, size_t whylen)
 		if (kp_attach_many(kp, &ifindex, 1, why, whylen) == -1)
 			return -1;
 		if ((at = att_find(kp, ifindex)) == NULL) {
-			kp_setwhy(why, whylen, "not attached");
+			util_seterr(why, whylen, 0, "not attached");
 			return -1;
 		}
 	}

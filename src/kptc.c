@@ -643,7 +643,7 @@ kp_purge(char *why, size_t whylen)
 
 	kp_log_setup();
 	if (nls_open(&s) == -1 || clsacts_read(&s, &c) == -1) {
-		kp_setwhy(why, whylen, "cannot list the qdiscs: %s", strerror(errno));
+		util_seterr(why, whylen, 0, "cannot list the qdiscs: %s", strerror(errno));
 		nls_close(&s);
 		return -1;
 	}
@@ -671,7 +671,7 @@ kp_purge(char *why, size_t whylen)
 	for (i = 0; i < c.n; i++)
 		if (v[i].err != 0) {
 			rc = -1;
-			kp_setwhy(why, whylen, "cannot remove the filter from ifindex %d: %s",
+			util_seterr(why, whylen, 0, "cannot remove the filter from ifindex %d: %s",
 			    v[i].ifindex, strerror(v[i].err));
 		}
 out:
@@ -680,6 +680,6 @@ out:
 	free(c.v);
 	nls_close(&s);
 	if (rc == -1 && (why == NULL || why[0] == '\0'))
-		kp_setwhy(why, whylen, "out of memory");
+		util_seterr(why, whylen, 0, "out of memory");
 	return rc == -1 ? -1 : n;
 }
