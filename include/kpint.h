@@ -1,5 +1,7 @@
 /* kpint.h — what the kernel answer path's own files share: kpath.c (load,
- * grants, counters, events), kpmirror.c (the kernel's links and
+ * close, events), kpattach.c (the filters on interfaces), kpcount.c (the
+ * counters), kpgrant.c (the grants), kproom.c (what the maps refused),
+ * kpsender.c (the sender sets), kpmirror.c (the kernel's links and
  * addresses in the maps), kptc.c (rtnetlink and TC) and kplog.c
  * (libbpf's messages).  Nothing else includes it: the rest of arpownd
  * sees kpath.h. */
@@ -112,6 +114,28 @@ struct kp {
 	uint64_t	 mirror_short;	/* address entries that read found no room for */
 };
 
+/* kpcount.c: ifindex's counters at zero (one batched write); 0 or -1 with errno */
+int kp_counters_make(struct kp *kp, int ifindex);
+/* kpcount.c: ifindex's counters deleted */
+void kp_counters_drop(struct kp *kp, int ifindex);
+
+/* kproom.c: is k in s (at: its slot, or where it would go)? */
+bool kp_keys_find(const struct kp_keys *s, uint64_t k, size_t *at);
+/* kproom.c: k into s; 1 added, 0 there already, -1 out of memory */
+int kp_keys_add(struct kp_keys *s, uint64_t k);
+/* kproom.c: k out of s; whether it was there */
+bool kp_keys_del(struct kp_keys *s, uint64_t k);
+/* kproom.c: the unheld key of a grant (ifindex 0: a marker) */
+uint64_t kp_grant_key(int ifindex, uint32_t addr);
+/* kproom.c: the "a marker did not fit" flag in kp_conf, set or cleared */
+void kp_set_full(struct kp *kp, bool on);
+/* kproom.c: a write of k returned rc (errno e): a full map's refusal kept, a success forgotten */
+void kp_note_write(struct kp *kp, struct kp_keys *s, uint64_t k, int rc, int e, bool marker);
+/* kproom.c: k no longer wanted (deleted: room was made) */
+void kp_note_gone(struct kp *kp, struct kp_keys *s, uint64_t k, bool deleted, bool marker);
+/* kpsender.c: the copy of ifindex's sender keys (made empty when make and missing) */
+struct kp_snd *kp_snd_of(struct kp *kp, int ifindex, bool make);
+
 /* kplog.c: libbpf's messages kept from now on (the old ones dropped), not printed */
 void kp_log_setup(void);
 /* kplog.c: what libbpf said since kp_log_setup */
@@ -136,6 +160,9 @@ int kpt_attach_all(int prog_fd, const char *name, struct kpt_job *v, size_t n);
 /* kptc.c: the filters of program prog_id off each job's interface,
  * nothing else; 0 or -1 (a job's err, what) */
 int kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n);
+/* kpattach.c: the program's filters off each job's interface, its counters
+ * and record dropped; 0 or -1 (a job's err, what) */
+int kp_detach_jobs(struct kp *kp, struct kpt_job *v, size_t n);
 
 /* kpmirror.c: the configuration map's one entry, the watcher's */
 int kpm_read_conf(struct kp *kp, struct kp_conf *c);

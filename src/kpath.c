@@ -1,8 +1,9 @@
-/* kpath.c — the in-kernel answer path's loader and feeder: loads the two
- * programs of src/bpf/answer.bpf.c (embedded as a bpftool skeleton),
- * attaches the answerer where the daemon asks (kptc.c does the TC side),
- * starts the kernel's mirror (kpmirror.c), and reads back the counters
- * and the events; kpgrant.c writes the daemon's grants into the maps.
+/* kpath.c — the in-kernel answer path's loader: loads the two programs
+ * of src/bpf/answer.bpf.c (embedded as a bpftool skeleton), starts the
+ * kernel's mirror (kpmirror.c), reads the events, and unloads it all;
+ * kpattach.c attaches the answerer where the daemon asks (kptc.c does
+ * the TC side), kpcount.c reads back the counters, kpgrant.c writes the
+ * daemon's grants into the maps.
  *
  * Privileges, measured on Linux 6.18 and read in 6.1's source: loading
  * (map, BTF and program creation) needs CAP_BPF + CAP_NET_ADMIN (or
@@ -56,60 +57,6 @@ kernel_release(void)
 	static struct utsname u;
 
 	return uname(&u) == 0 ? u.release : "?";
-}
-
-/* The counters of ifindex, at zero (kept when they are there): one
- * batched write of the KP_NCOUNTERS keys (a per-CPU entry each), not
- * KP_NCOUNTERS syscalls an interface. */
-static void
-counters_done(void *arg, uint64_t tag, const void *key, int rc, int e)
-{
-	int *err = arg;
-
-	(void)tag;
-	(void)key;
-	if (rc != 0 && e != EEXIST && *err == 0)
-		*err = e;
-}
-
-static int
-counters_make(struct kp *kp, int ifindex)
-{
-	struct kp_cnt_key k;
-	struct kpb b;
-	int i, err = 0;
-
-	memset(kp->pcpu, 0, (size_t)kp->ncpu * sizeof(*kp->pcpu));
-	/* BPF_ANY: an attach is a fresh start of the interface's counts (a
-	 * killed run's are the daemon's own; kp_counters folds from here) */
-	if (kpb_init(&b, kp->fd_counters, sizeof(k), (size_t)kp->ncpu * sizeof(*kp->pcpu),
-	    BPF_ANY, KP_NCOUNTERS) == -1)
-		return -1;
-	for (i = 0; i < KP_NCOUNTERS; i++) {
-		k.ifindex = (uint32_t)ifindex;
-		k.what = (uint32_t)i;
-		(void)kpb_put(&b, &k, kp->pcpu, 0, counters_done, &err);
-	}
-	(void)kpb_flush(&b, counters_done, &err);
-	kpb_free(&b);
-	if (err != 0) {
-		errno = err;
-		return -1;
-	}
-	return 0;
-}
-
-static void
-counters_drop(struct kp *kp, int ifindex)
-{
-	struct kp_cnt_key k;
-	int i;
-
-	for (i = 0; i < KP_NCOUNTERS; i++) {
-		k.ifindex = (uint32_t)ifindex;
-		k.what = (uint32_t)i;
-		bpf_map_delete_elem(kp->fd_counters, &k);
-	}
 }
 
 /* Is the running kernel at least major.minor? */
@@ -249,7 +196,7 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 		util_seterr(why, whylen, 0, "cannot count the CPUs");
 		goto fail;
 	}
-	if (counters_make(kp, 0) == -1) {
+	if (kp_counters_make(kp, 0) == -1) {
 		util_seterr(why, whylen, 0, "cannot write the counters: %s", strerror(errno));
 		goto fail;
 	}
@@ -290,19 +237,6 @@ fail:
 	return NULL;
 }
 
-static struct kp_att *
-att_find(struct kp *kp, int ifindex)
-{
-	size_t i;
-
-	for (i = 0; i < kp->natt; i++)
-		if (kp->att[i].ifindex == ifindex)
-			return &kp->att[i];
-	return NULL;
-}
-
-static int detach(struct kp *kp, struct kpt_job *v, size_t n);
-
 void
 kp_close(struct kp *kp)
 {
@@ -317,7 +251,7 @@ kp_close(struct kp *kp)
 		for (i = 0; v != NULL && i < kp->natt; i++)
 			v[i].ifindex = kp->att[i].ifindex;
 		if (v != NULL)
-			(void)detach(kp, v, kp->natt);
+			(void)kp_detach_jobs(kp, v, kp->natt);
 		while (v == NULL && kp->natt > 0)
 			kp_detach(kp, kp->att[kp->natt - 1].ifindex);
 		free(v);
@@ -344,281 +278,7 @@ kp_close(struct kp *kp)
 	free(kp);
 }
 
-/* The answering program's id: its filters are ours to remove. */
-static uint32_t
-prog_id(struct kp *kp)
-{
-	struct bpf_prog_info info;
-	uint32_t len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(kp->skel->progs.arpownd_answer), &info,
-	    &len) != 0)
-		return 0;
-	return info.id;
-}
-
-/* libbpf's name for a cls_bpf filter, "arpownd_answer:[ID]": how a filter
- * is known as ours (kptc.c), whoever attached it. */
-static void
-filter_name(struct kp *kp, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s:[%u]", KP_PROG_NAME, prog_id(kp));
-}
-
-int
-kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t whylen)
-{
-	struct kpt_job *v;
-	char name[64];
-	size_t i, m = 0, need;
-	int rc = 0;
-
-	if (n == 0)
-		return 0;
-	need = kp->natt + n;
-	if (need > kp->aatt) {
-		struct kp_att *nv = realloc(kp->att, need * sizeof(*nv));
-
-		if (nv == NULL) {
-			util_seterr(why, whylen, 0, "out of memory");
-			return -1;
-		}
-		kp->att = nv;
-		kp->aatt = need;
-	}
-	if ((v = calloc(n, sizeof(*v))) == NULL) {
-		util_seterr(why, whylen, 0, "out of memory");
-		return -1;
-	}
-	/* counters before the program can count */
-	for (i = 0; i < n; i++) {
-		if (att_find(kp, ifindex[i]) != NULL)
-			continue;
-		if (counters_make(kp, ifindex[i]) == -1) {
-			util_seterr(why, whylen, 0, "ifindex %d: cannot make the counters: %s",
-			    ifindex[i], strerror(errno));
-			rc = -1;
-			continue;
-		}
-		v[m++].ifindex = ifindex[i];
-	}
-	filter_name(kp, name, sizeof(name));
-	if (kpt_attach_all(bpf_program__fd(kp->skel->progs.arpownd_answer), name, v, m) == -1)
-		rc = -1;
-	for (i = 0; i < m; i++) {
-		if (v[i].err != 0) {
-			counters_drop(kp, v[i].ifindex);
-			util_seterr(why, whylen, 0, "%s: %s", v[i].what, strerror(v[i].err));
-			continue;
-		}
-		kp->att[kp->natt].ifindex = v[i].ifindex;
-		kp->att[kp->natt++].before = v[i].before;
-	}
-	free(v);
-	return rc;
-}
-
-int
-kp_attach(struct kp *kp, int ifindex, int *others, char *why, size_t whylen)
-{
-	struct kp_att *at;
-
-	if ((at = att_find(kp, ifindex)) == NULL) {
-		if (kp_attach_many(kp, &ifindex, 1, why, whylen) == -1)
-			return -1;
-		if ((at = att_find(kp, ifindex)) == NULL) {
-			util_seterr(why, whylen, 0, "not attached");
-			return -1;
-		}
-	}
-	if (others != NULL)
-		*others = at->before;
-	return 0;
-}
-
-/* Our filters off the interfaces of v (n of them), their entries gone. */
-static int
-detach(struct kp *kp, struct kpt_job *v, size_t n)
-{
-	struct kp_att *at;
-	size_t i;
-	int r = kpt_detach_all(prog_id(kp), v, n);
-
-	for (i = 0; i < n; i++) {
-		(void)kp_del_iface(kp, v[i].ifindex);
-		counters_drop(kp, v[i].ifindex);
-		if ((at = att_find(kp, v[i].ifindex)) != NULL)
-			*at = kp->att[--kp->natt];
-	}
-	return r;
-}
-
-int
-kp_detach(struct kp *kp, int ifindex)
-{
-	struct kpt_job j = { ifindex, 0, 0, NULL };
-
-	if (att_find(kp, ifindex) == NULL)
-		return 0;
-	return detach(kp, &j, 1);
-}
-
-int
-kp_forget(struct kp *kp, int ifindex)
-{
-	struct kp_att *at = att_find(kp, ifindex);
-
-	(void)kp_del_iface(kp, ifindex);
-	if (at == NULL)
-		return 0;
-	counters_drop(kp, ifindex);
-	*at = kp->att[--kp->natt];
-	return 0;
-}
-
-/* ----------------------------------------------------- counters, events */
-
-int
-kp_counters(struct kp *kp, int ifindex, uint64_t out[KP_NCOUNTERS])
-{
-	struct kp_cnt_key k, *prev = NULL, next;
-	int c, i;
-
-	memset(out, 0, KP_NCOUNTERS * sizeof(out[0]));
-	/* one interface: its KP_NCOUNTERS keys, not a walk of every
-	 * interface's (at 1,000 interfaces the walk per interface made the
-	 * start quadratic: 20,000 keys, 1,000 times) */
-	for (i = 0; ifindex != 0 && i < KP_NCOUNTERS; i++) {
-		k.ifindex = (uint32_t)ifindex;
-		k.what = (uint32_t)i;
-		if (bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) != 0)
-			continue;
-		for (c = 0; c < kp->ncpu; c++)
-			out[i] += kp->pcpu[c];
-	}
-	while (ifindex == 0 && bpf_map_get_next_key(kp->fd_counters, prev, &next) == 0) {
-		k = next;
-		prev = &k;
-		if (k.what >= KP_NCOUNTERS || bpf_map_lookup_elem(kp->fd_counters, &k, kp->pcpu) != 0)
-			continue;
-		for (c = 0; c < kp->ncpu; c++)
-			out[k.what] += kp->pcpu[c];
-	}
-	/* every frame seen has one outcome */
-	for (i = KP_C_ANSWERED; i <= KP_C_PASS_TRIM; i++)
-		out[KP_C_RX] += out[i];
-	return 0;
-}
-
-struct cnt_one {
-	uint32_t	ifindex, what;
-	uint64_t	sum;
-};
-
-static int
-cnt_cmp(const void *a, const void *b)
-{
-	uint32_t x = ((const struct cnt_one *)a)->ifindex, y = ((const struct cnt_one *)b)->ifindex;
-
-	return x < y ? -1 : x > y;
-}
-
-int
-kp_counters_all(struct kp *kp, kp_counters_fn *fn, void *arg)
-{
-	LIBBPF_OPTS(bpf_map_batch_opts, o);
-	struct kp_cnt_key *keys;
-	struct cnt_one *all = NULL, *na;
-	uint64_t *vals, out[KP_NCOUNTERS];
-	uint32_t in = 0, cnt, max = 1024;
-	size_t n = 0, a = 0, i, j;
-	bool first = true;
-	int r, c, rc = 0;
-
-	/* a few syscalls for every interface's counters (kp_counters once per
-	 * interface is 20 lookups each: 20,000 for a status at 1,000) */
-	keys = calloc(max, sizeof(*keys));
-	vals = calloc((size_t)max * (size_t)kp->ncpu, sizeof(*vals));
-	if (keys == NULL || vals == NULL) {
-		rc = -1;
-		goto out;
-	}
-	for (;;) {
-		cnt = max;
-		r = bpf_map_lookup_batch(kp->fd_counters, first ? NULL : &in, &in, keys, vals,
-		    &cnt, &o);
-		if (r != 0 && errno != ENOENT) {
-			rc = -1;
-			goto out;
-		}
-		first = false;
-		if (n + cnt > a) {
-			a = (n + cnt) * 2;
-			if ((na = realloc(all, a * sizeof(*all))) == NULL) {
-				rc = -1;
-				goto out;
-			}
-			all = na;
-		}
-		for (i = 0; i < cnt; i++) {
-			if (keys[i].what >= KP_NCOUNTERS)
-				continue;
-			all[n].ifindex = keys[i].ifindex;
-			all[n].what = keys[i].what;
-			all[n].sum = 0;
-			for (c = 0; c < kp->ncpu; c++)
-				all[n].sum += vals[i * (size_t)kp->ncpu + (size_t)c];
-			n++;
-		}
-		if (r != 0)
-			break;		/* ENOENT: that was the last of them */
-	}
-	if (n > 0)
-		qsort(all, n, sizeof(*all), cnt_cmp);
-	for (i = 0; i < n; i = j) {
-		memset(out, 0, sizeof(out));
-		for (j = i; j < n && all[j].ifindex == all[i].ifindex; j++)
-			out[all[j].what] += all[j].sum;
-		for (c = KP_C_ANSWERED; c <= KP_C_PASS_TRIM; c++)
-			out[KP_C_RX] += out[c];
-		fn(arg, (int)all[i].ifindex, out);
-	}
-out:
-	free(keys);
-	free(vals);
-	free(all);
-	return rc;
-}
-
-static const char *const counter_names[KP_NCOUNTERS] = {
-	[KP_C_RX] = "received",
-	[KP_C_ANSWERED] = "answered",
-	[KP_C_LIMITED_SENDER] = "limited-sender",
-	[KP_C_LIMITED_TOTAL] = "limited-total",
-	[KP_C_PASS_INVALID] = "pass-invalid",
-	[KP_C_PASS_REPLY] = "pass-reply",
-	[KP_C_PASS_GRATUITOUS] = "pass-gratuitous",
-	[KP_C_PASS_VLAN] = "pass-vlan",
-	[KP_C_PASS_MODE] = "pass-mode",
-	[KP_C_PASS_STALE] = "pass-stale",
-	[KP_C_PASS_OURS] = "pass-ours",
-	[KP_C_PASS_SENDER] = "pass-sender",
-	[KP_C_PASS_PROBE] = "pass-probe",
-	[KP_C_PASS_NO_ENTRY] = "pass-no-entry",
-	[KP_C_PASS_UNCONFIRMED] = "pass-unconfirmed",
-	[KP_C_PASS_NOT_SUBNET] = "pass-not-subnet",
-	[KP_C_PASS_RPF] = "pass-rpf",
-	[KP_C_PASS_TRIM] = "pass-trim",
-	[KP_C_RING_DROPS] = "ring-drops",
-	[KP_C_EVENTS] = "events",
-};
-
-const char *
-kp_counter_name(int i)
-{
-	return i >= 0 && i < KP_NCOUNTERS ? counter_names[i] : "?";
-}
+/* ---------------------------------------------------------------- events */
 
 int
 kp_events_fd(const struct kp *kp)
