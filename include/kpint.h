@@ -143,9 +143,28 @@ const char *kp_log_text(void);
 /* kplog.c: the last lines of a verifier or libbpf log that say something, into out */
 void kp_log_tail(const char *log, char *out, size_t len);
 
-/* kptc.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
+/* kpnl.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
 typedef int kpn_cb(const struct nlmsghdr *nlh, void *arg);
 int kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg);
+
+#define KPN_REQ		512	/* room for one request in a kpn_run batch */
+/* kpnl.c: one rtnetlink socket for a whole batch of TC work */
+struct mnl_socket;
+struct kpn_sock {
+	struct mnl_socket	*nl;
+	unsigned		 portid, seq;
+	char			*buf;
+	size_t			 blen;
+};
+/* kpnl.c: s opened (acks without the request echoed); 0 or -1 */
+int kpn_open(struct kpn_sock *s);
+void kpn_close(struct kpn_sock *s);
+/* kpnl.c: a dump of req's kind on s, every reply to cb; 0 or -1 with errno */
+int kpn_dump_on(struct kpn_sock *s, struct nlmsghdr *req, kpn_cb *cb, void *arg);
+/* kpnl.c: n requests (each in its own KPN_REQ-byte slot of reqs) sent a
+ * window at a time, err[i] the errno request i got (0: done); 0, or -1
+ * when the socket failed */
+int kpn_run(struct kpn_sock *s, char *reqs, size_t n, int *err);
 /* kptc.c: one interface's part of a batch of TC work */
 struct kpt_job {
 	int		 ifindex;
