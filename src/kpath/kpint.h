@@ -2,7 +2,7 @@
  * close, events), kpattach.c (the filters on interfaces), kpcount.c (the
  * counters), kpgrant.c (the grants), kproom.c (what the maps refused),
  * kpsender.c (the sender sets), kpmirror.c (the kernel's links and
- * addresses in the maps), kptc.c (rtnetlink and TC) and kplog.c
+ * addresses in the maps), kpnl.c (rtnetlink), kptc.c (TC) and kplog.c
  * (libbpf's messages).  Nothing else includes it: the rest of arpownd
  * sees kpath.h. */
 #ifndef ARPOWND_KPINT_H
