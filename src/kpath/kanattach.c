@@ -22,8 +22,8 @@
  * Ethernet?  log_level = debug in the configuration asks for a line per
  * answer: the capture path answers all (the program answers without a
  * word).  -d, to watch the daemon, keeps it: its answers have no line. */
-bool
-kan_wants(const struct kan *k, const struct tbl_iface *ifp)
+static bool
+wants(const struct kan *k, const struct tbl_iface *ifp)
 {
 	return ifp->managed && pol_answers(ifp->mode) && ifp->type == ARPHRD_ETHER &&
 	    ifp->answer_path != CONF_PATH_CAPTURE && k->conf->log_level < LOG_DEBUG;
@@ -34,7 +34,7 @@ kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 {
 	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
 	struct kan_if *s = kan_slot(k, ifp->ifindex, true);
-	bool want = kan_wants(k, ifp), u, fresh = false;
+	bool want = wants(k, ifp), u, fresh = false;
 	char why[256];
 	size_t j;
 	int others = 0;
@@ -70,7 +70,7 @@ kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 		log_ctx(LOG_INFO, &lc, "%s: no longer answered by the kernel path", ifp->name);
 	}
 	/* its grants too when it is new here, or when asked (an interface's
-	 * own event); kan_all_again writes them all after, a change of the
+	 * own event); all_again (kanswer.c) writes them all after, a change of the
 	 * configuration or the published set leaves them as they are */
 	if (s->attached)
 		kan_feed(k, ifp, !k->bulk && (fresh || k->feed_grants));
@@ -105,7 +105,7 @@ wanted_cb(struct tbl_iface *ifp, void *arg)
 	struct kan_if *s = kan_slot(w->k, ifp->ifindex, false);
 	int *nv;
 
-	if (!kan_wants(w->k, ifp) || (s != NULL && s->attached))
+	if (!wants(w->k, ifp) || (s != NULL && s->attached))
 		return 0;
 	if (w->n == w->a) {
 		w->a = w->a ? w->a * 2 : 64;

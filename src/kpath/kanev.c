@@ -50,13 +50,8 @@ event(const struct kp_event *ev, void *arg)
 }
 
 void
-kan_events_cb(struct ev_loop *loop, ev_io *w, int revents)
+kan_events(struct kan *k)
 {
-	struct kan *k = w->data;
-
-	(void)loop;
-	(void)revents;
 	if (kp_consume(k->kp, event, k) == -1)
 		log_warn("kernel answer path: events");
-	kan_settle(k);
 }

@@ -31,6 +31,8 @@
 #define KAN_RESYNC_CHECK 1.0	/* s: looked at anyway (a notification the daemon
 				 * saw no change in, a read that failed) */
 
+static void settle(struct kan *k);
+
 static bool
 asks(int path)
 {
@@ -112,26 +114,84 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	return k;
 }
 
-struct kan_if *
-kan_slot(struct kan *k, int ifindex, bool make)
+/* kanq.c's feed: one attached interface, or all (-1). */
+static void
+q_feed(void *arg, int ifindex)
 {
-	struct kan_if *v;
+	struct kan *k = arg;
+	struct tbl_iface *ifp;
 	size_t i;
 
 	for (i = 0; i < k->nifs; i++)
-		if (k->ifs[i].ifindex == ifindex)
-			return &k->ifs[i];
-	if (!make)
-		return NULL;
-	if (k->nifs == k->aifs) {
-		k->aifs = k->aifs ? 2 * k->aifs : 16;
-		if ((v = realloc(k->ifs, k->aifs * sizeof(*v))) == NULL)
-			return NULL;
-		k->ifs = v;
+		if ((ifindex == -1 || k->ifs[i].ifindex == ifindex) && k->ifs[i].attached &&
+		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) != NULL)
+			kan_feed(k, ifp, true);
+}
+
+static void
+q_done(void *arg, bool retry)
+{
+	struct kan *k = arg;
+
+	if (!retry)
+		kan_pub_sync(k);
+	kan_recheck(k, retry);
+	settle(k);
+}
+
+static int
+iface_cb(struct tbl_iface *ifp, void *arg)
+{
+	kan_ifapply(arg, ifp);
+	return 0;
+}
+
+/* Every interface again, then what is published. */
+static void
+refeed(struct kan *k)
+{
+	tbl_iface_each(k->d.tbl, iface_cb, k);
+	kan_pub_sync(k);
+	kan_recheck(k, false);
+}
+
+/* Everything written anew (a start, a resync, room again): each
+ * interface's settings, then every grant and marker once, many to a
+ * syscall (at 1,000 interfaces and 100,000 addresses, one write each,
+ * twice over, took 15 s of the start). */
+static void
+all_again(struct kan *k)
+{
+	(void)kan_attach_due(k);
+	(void)kp_batch(k->kp, true);
+	k->bulk = true;
+	tbl_iface_each(k->d.tbl, iface_cb, k);
+	k->bulk = false;
+	(void)kpf_all(k->kp, k->d.tbl);		/* what does not fit: kanroom says */
+	(void)kp_batch(k->kp, false);
+	kan_pub_sync(k);
+	kan_recheck(k, false);
+}
+
+/* kanroom.c's retry: the interfaces whose settings did not fit and the
+ * published ranges (all: every grant, after the mirror was read again). */
+static void
+room_again(void *arg, bool all)
+{
+	struct kan *k = arg;
+	struct tbl_iface *ifp;
+	size_t i;
+
+	if (all) {
+		all_again(k);
+		return;
 	}
-	memset(&k->ifs[k->nifs], 0, sizeof(k->ifs[0]));
-	k->ifs[k->nifs].ifindex = ifindex;
-	return &k->ifs[k->nifs++];
+	for (i = 0; i < k->nifs; i++)
+		if (k->ifs[i].attached && !kp_iface_held(k->kp, k->ifs[i].ifindex) &&
+		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) != NULL)
+			kan_ifapply(k, ifp);
+	kan_pub_sync(k);
+	kan_recheck(k, false);
 }
 
 /* The kernel's state read again, every grant written anew. */
@@ -153,7 +213,7 @@ resync_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		return;
 	}
 	k->resync_said = false;
-	kan_all_again(k);
+	all_again(k);
 	kanroom_check(k->room);
 }
 
@@ -161,8 +221,8 @@ resync_cb(struct ev_loop *loop, ev_timer *w, int revents)
  * read (answers stop until the kernel's state is read again and every
  * grant written anew: soon, once for a burst of them, since each read is
  * a dump of everything), and what the maps had no room for (kanroom). */
-void
-kan_settle(struct kan *k)
+static void
+settle(struct kan *k)
 {
 	if (kp_needs_resync(k->kp) &&
 	    ev_timer_remaining(k->d.loop, &k->resync_w) > KAN_RESYNC_DELAY) {
@@ -181,7 +241,7 @@ kan_iface(struct kan *k, struct tbl_iface *ifp)
 	kan_ifapply(k, ifp);
 	kan_pub_sync(k);
 	kan_recheck(k, false);
-	kan_settle(k);
+	settle(k);
 }
 
 void
@@ -195,9 +255,9 @@ kan_set_pub(struct kan *k, const struct pub *p)
 	 * 100,000 addresses a second a publish) */
 	if (k->started) {
 		k->feed_grants = false;
-		kan_refeed(k);
+		refeed(k);
 		k->feed_grants = true;
-		kan_settle(k);
+		settle(k);
 	}
 }
 
@@ -213,9 +273,9 @@ kan_reconf(struct kan *k, const struct conf *c)
 	/* modes, lists, paths: the settings; the grants are the table's
 	 * (one newly attached gets its own) */
 	k->feed_grants = false;
-	kan_refeed(k);
+	refeed(k);
 	k->feed_grants = true;
-	kan_settle(k);
+	settle(k);
 }
 
 void
@@ -232,7 +292,7 @@ kan_change(struct kan *k, const struct ls_change *c)
 		(void)kp_forget(k->kp, c->ifindex);
 		kanpub_forget(&k->pg, k->kp, c->ifindex);
 		kan_pub_sync(k);
-		kan_settle(k);
+		settle(k);
 		return;
 	}
 	if (c->ifp == NULL)
@@ -254,11 +314,22 @@ kan_change(struct kan *k, const struct ls_change *c)
 			(void)kpf_addr(k->kp, k->d.tbl, c->ifindex, c->addr);
 		kan_pub_sync(k);
 		kan_recheck(k, false);
-		kan_settle(k);
+		settle(k);
 		return;
 	}
 	if (c->what & (LS_NEW | LS_RENAMED | LS_MAC | LS_UPDOWN | LS_READY))
 		kan_iface(k, c->ifp);
+}
+
+static void
+events_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct kan *k = w->data;
+
+	(void)loop;
+	(void)revents;
+	kan_events(k);
+	settle(k);
 }
 
 void
@@ -274,14 +345,14 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	ev_timer_init(&k->resync_w, resync_cb, KAN_RESYNC_CHECK, KAN_RESYNC_CHECK);
 	k->resync_w.data = k;
 	ev_timer_start(d->loop, &k->resync_w);
-	if ((k->q = kanq_new(d->loop, kan_q_feed, kan_q_done, k)) == NULL)
+	if ((k->q = kanq_new(d->loop, q_feed, q_done, k)) == NULL)
 		log_warnx("kernel answer path: out of memory; changes are fed at once");
-	if ((k->room = kanroom_new(d->loop, k->kp, d->tbl, kan_room_again, k)) == NULL)
+	if ((k->room = kanroom_new(d->loop, k->kp, d->tbl, room_again, k)) == NULL)
 		log_warnx("kernel answer path: out of memory; what does not fit is not retried");
 	(void)kp_set_limits(k->kp, c->sender_rate, c->total_rate, ANS_LEARN_RATE);
-	kan_all_again(k);
-	kan_settle(k);
-	ev_io_init(&k->ev_w, kan_events_cb, kp_events_fd(k->kp), EV_READ);
+	all_again(k);
+	settle(k);
+	ev_io_init(&k->ev_w, events_cb, kp_events_fd(k->kp), EV_READ);
 	k->ev_w.data = k;
 	ev_io_start(k->d.loop, &k->ev_w);
 }
