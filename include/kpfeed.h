@@ -1,6 +1,6 @@
 /* kpfeed.h — from the daemon's table to the kernel answer path's grants:
  * what each grant depends on, and which grants a change rewrites.  The
- * policy's rules (pol_decide) turned into map entries; kpath.c writes them. */
+ * policy's rules (pol_decide) turned into map entries; kpgrant.c writes them. */
 #ifndef ARPOWND_KPFEED_H
 #define ARPOWND_KPFEED_H
 

@@ -21,10 +21,10 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <libmnl/libmnl.h>
 
 #include "answer.skel.h"
 #include "kpint.h"
+#include "rtnl.h"
 
 #ifndef SO_ATTACH_BPF
 #define SO_ATTACH_BPF		50
@@ -68,28 +68,20 @@ static int
 rs_link(const struct nlmsghdr *nlh, void *arg)
 {
 	struct resync *rs = arg;
-	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *a;
+	struct rtnl_msg m;
 	struct kp_link l;
-	bool have_mac = false;
 	uint32_t idx;
 
-	/* as the watcher: up and doing ARP */
-	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
-	    !(ifi->ifi_flags & IFF_UP) || (ifi->ifi_flags & IFF_NOARP))
+	/* as the watcher: up and doing ARP, with a MAC; read as the table
+	 * reads it (rtnl_parse), so the two cannot differ on a message */
+	if (rtnl_parse(nlh, &m) == -1 || m.kind != RTNL_NEWLINK || !(m.flags & IFF_UP) ||
+	    (m.flags & IFF_NOARP) || !m.has_mac)
 		return 0;
 	memset(&l, 0, sizeof(l));
-	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
-		if (mnl_attr_get_type(a) == IFLA_ADDRESS && mnl_attr_get_payload_len(a) == 6) {
-			memcpy(l.mac, mnl_attr_get_payload(a), 6);
-			have_mac = true;
-		} else if (mnl_attr_get_type(a) == IFLA_MASTER && mnl_attr_get_payload_len(a) == 4)
-			l.master = mnl_attr_get_u32(a);
-	}
-	if (!have_mac)
-		return 0;
+	memcpy(l.mac, m.mac, 6);
+	l.master = (uint32_t)m.master;
 	l.id = rs->kp->user_id++;
-	idx = (uint32_t)ifi->ifi_index;
+	idx = (uint32_t)m.ifindex;
 	if (bpf_map_update_elem(rs->kp->fd_links, &idx, &l, BPF_NOEXIST) == 0) {
 		if (grow((void **)&rs->links, (void **)&rs->link_ids, &rs->alinks, rs->nlinks,
 		    sizeof(*rs->links)) == -1)
@@ -126,30 +118,13 @@ static int
 rs_addr(const struct nlmsghdr *nlh, void *arg)
 {
 	struct resync *rs = arg;
-	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *a;
-	uint32_t local = 0, address = 0;
-	bool have_l = false, have_a = false;
 	struct kp_ifa_key k;
+	struct rtnl_msg m;
 	uint64_t id;
 
-	if (nlh->nlmsg_type != RTM_NEWADDR || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifa) ||
-	    ifa->ifa_family != AF_INET || ifa->ifa_prefixlen > 32)
+	if (rtnl_parse(nlh, &m) == -1 || m.kind != RTNL_NEWADDR)
 		return 0;
-	mnl_attr_for_each(a, nlh, sizeof(*ifa)) {
-		if (mnl_attr_get_payload_len(a) != 4)
-			continue;
-		if (mnl_attr_get_type(a) == IFA_LOCAL) {
-			memcpy(&local, mnl_attr_get_payload(a), 4);
-			have_l = true;
-		} else if (mnl_attr_get_type(a) == IFA_ADDRESS) {
-			memcpy(&address, mnl_attr_get_payload(a), 4);
-			have_a = true;
-		}
-	}
-	if (!rule_ifa_ends(have_l, have_a, &local, &address))
-		return 0;
-	kp_ifa_key(&k, (int)ifa->ifa_index, local, address, ifa->ifa_prefixlen);
+	kp_ifa_key(&k, m.ifindex, m.addr, m.prefix, m.plen);
 	id = rs->kp->user_id++;
 	/* written with the dump's others, a syscall for thousands */
 	if (kpb_put(&rs->pend, &k, &id, id, rs_written, rs) == -1 && rs->err == -1)

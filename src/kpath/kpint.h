@@ -1,7 +1,10 @@
 /* kpint.h — what the kernel answer path's own files share: kpath.c (load,
- * grants, counters, events), kpmirror.c (the kernel's links and
- * addresses in the maps) and kptc.c (rtnetlink and TC).  Nothing else
- * includes it: the rest of arpownd sees kpath.h. */
+ * close, events), kpattach.c (the filters on interfaces), kpcount.c (the
+ * counters), kpgrant.c (the grants), kproom.c (what the maps refused),
+ * kpsender.c (the sender sets), kpmirror.c (the kernel's links and
+ * addresses in the maps), kpnl.c (rtnetlink), kptc.c (TC) and kplog.c
+ * (libbpf's messages).  Nothing else includes it: the rest of arpownd
+ * sees kpath.h. */
 #ifndef ARPOWND_KPINT_H
 #define ARPOWND_KPINT_H
 
@@ -111,15 +114,57 @@ struct kp {
 	uint64_t	 mirror_short;	/* address entries that read found no room for */
 };
 
-/* kpath.c: why, formatted (nothing when why is NULL or len 0) */
-void kp_setwhy(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* kpath.c: libbpf's messages kept for the reasons, not printed */
-void kp_log_setup(void);
+/* kpcount.c: ifindex's counters at zero (one batched write); 0 or -1 with errno */
+int kp_counters_make(struct kp *kp, int ifindex);
+/* kpcount.c: ifindex's counters deleted */
+void kp_counters_drop(struct kp *kp, int ifindex);
 
-/* kptc.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
+/* kproom.c: is k in s (at: its slot, or where it would go)? */
+bool kp_keys_find(const struct kp_keys *s, uint64_t k, size_t *at);
+/* kproom.c: k into s; 1 added, 0 there already, -1 out of memory */
+int kp_keys_add(struct kp_keys *s, uint64_t k);
+/* kproom.c: k out of s; whether it was there */
+bool kp_keys_del(struct kp_keys *s, uint64_t k);
+/* kproom.c: the unheld key of a grant (ifindex 0: a marker) */
+uint64_t kp_grant_key(int ifindex, uint32_t addr);
+/* kproom.c: the "a marker did not fit" flag in kp_conf, set or cleared */
+void kp_set_full(struct kp *kp, bool on);
+/* kproom.c: a write of k returned rc (errno e): a full map's refusal kept, a success forgotten */
+void kp_note_write(struct kp *kp, struct kp_keys *s, uint64_t k, int rc, int e, bool marker);
+/* kproom.c: k no longer wanted (deleted: room was made) */
+void kp_note_gone(struct kp *kp, struct kp_keys *s, uint64_t k, bool deleted, bool marker);
+/* kpsender.c: the copy of ifindex's sender keys (made empty when make and missing) */
+struct kp_snd *kp_snd_of(struct kp *kp, int ifindex, bool make);
+
+/* kplog.c: libbpf's messages kept from now on (the old ones dropped), not printed */
+void kp_log_setup(void);
+/* kplog.c: what libbpf said since kp_log_setup */
+const char *kp_log_text(void);
+/* kplog.c: the last lines of a verifier or libbpf log that say something, into out */
+void kp_log_tail(const char *log, char *out, size_t len);
+
+/* kpnl.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
 typedef int kpn_cb(const struct nlmsghdr *nlh, void *arg);
 int kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg);
+
+#define KPN_REQ		512	/* room for one request in a kpn_run batch */
+/* kpnl.c: one rtnetlink socket for a whole batch of TC work */
+struct mnl_socket;
+struct kpn_sock {
+	struct mnl_socket	*nl;
+	unsigned		 portid, seq;
+	char			*buf;
+	size_t			 blen;
+};
+/* kpnl.c: s opened (acks without the request echoed); 0 or -1 */
+int kpn_open(struct kpn_sock *s);
+void kpn_close(struct kpn_sock *s);
+/* kpnl.c: a dump of req's kind on s, every reply to cb; 0 or -1 with errno */
+int kpn_dump_on(struct kpn_sock *s, struct nlmsghdr *req, kpn_cb *cb, void *arg);
+/* kpnl.c: n requests (each in its own KPN_REQ-byte slot of reqs) sent a
+ * window at a time, err[i] the errno request i got (0: done); 0, or -1
+ * when the socket failed */
+int kpn_run(struct kpn_sock *s, char *reqs, size_t n, int *err);
 /* kptc.c: one interface's part of a batch of TC work */
 struct kpt_job {
 	int		 ifindex;
@@ -134,6 +179,9 @@ int kpt_attach_all(int prog_fd, const char *name, struct kpt_job *v, size_t n);
 /* kptc.c: the filters of program prog_id off each job's interface,
  * nothing else; 0 or -1 (a job's err, what) */
 int kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n);
+/* kpattach.c: the program's filters off each job's interface, its counters
+ * and record dropped; 0 or -1 (a job's err, what) */
+int kp_detach_jobs(struct kp *kp, struct kpt_job *v, size_t n);
 
 /* kpmirror.c: the configuration map's one entry, the watcher's */
 int kpm_read_conf(struct kp *kp, struct kp_conf *c);

@@ -1,6 +1,6 @@
 /* kpfeed.c — the table's view turned into kernel answer path grants.
  * kpf_refs, kpf_holders, kpf_mode, kpf_wide and kpf_senders are pure
- * (tests/unit/test_kpfeed.c); the others write through kpath.c. */
+ * (tests/unit/test_kpfeed.c); the others write through kpath.h. */
 #include "config.h"
 
 #include <arpa/inet.h>

@@ -1,5 +1,5 @@
-/* kptc.c — the kernel answer path's rtnetlink plumbing: one-shot dumps,
- * and the TC side of the interfaces: the arpownd filter at each one's
+/* kptc.c — the kernel answer path's TC side of the interfaces (over
+ * kpnl.c's rtnetlink socket): the arpownd filter at each one's
  * clsact ingress (the qdisc made where there is none), put there, taken
  * off, and every one of them purged from the namespace (at a start, and
  * for --restore after a crash).  Anyone else's filters, and every qdisc,
@@ -39,213 +39,7 @@
 #define TC_H_MIN_EGRESS		0xFFF3U
 #endif
 
-/* ------------------------------------------------------------- netlink */
-
-struct nl_run {
-	kpn_cb	*cb;
-	void	*arg;
-	int	 rc;
-};
-
-static int
-nl_one(const struct nlmsghdr *nlh, void *data)
-{
-	struct nl_run *r = data;
-
-	if (r->cb != NULL && r->cb(nlh, r->arg) == -1)
-		r->rc = -1;
-	return MNL_CB_OK;
-}
-
-/* Send req on a fresh rtnetlink socket and hand every reply to cb until
- * the dump is done or the ACK arrives; 0, or -1 with errno. */
-static int
-nl_talk(struct nlmsghdr *req, kpn_cb *cb, void *arg)
-{
-	struct mnl_socket *nl;
-	struct nl_run r = { cb, arg, 0 };
-	char *buf;
-	size_t blen = MNL_SOCKET_BUFFER_SIZE > 32768 ? MNL_SOCKET_BUFFER_SIZE : 32768;
-	unsigned portid, seq = (unsigned)time(NULL);
-	ssize_t n;
-	int ret, err = 0;
-
-	if ((buf = malloc(blen)) == NULL)
-		return -1;
-	if ((nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC)) == NULL) {
-		free(buf);
-		return -1;
-	}
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		goto fail;
-	portid = mnl_socket_get_portid(nl);
-	req->nlmsg_seq = seq;
-	if (mnl_socket_sendto(nl, req, req->nlmsg_len) < 0)
-		goto fail;
-	for (;;) {
-		n = mnl_socket_recvfrom(nl, buf, blen);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		ret = mnl_cb_run(buf, (size_t)n, seq, portid, nl_one, &r);
-		if (ret == MNL_CB_ERROR) {
-			err = errno;
-			goto fail;
-		}
-		if (ret == MNL_CB_STOP)
-			break;
-	}
-	mnl_socket_close(nl);
-	free(buf);
-	if (r.rc == -1) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
-fail:
-	if (err == 0)
-		err = errno;
-	mnl_socket_close(nl);
-	free(buf);
-	errno = err;
-	return -1;
-}
-
-int
-kpn_dump(uint16_t type, const void *hdr, size_t hdrlen, kpn_cb *cb, void *arg)
-{
-	char buf[256];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	memcpy(mnl_nlmsg_put_extra_header(nlh, hdrlen), hdr, hdrlen);
-	return nl_talk(nlh, cb, arg);
-}
-
 /* ------------------------------------------------------------- TC */
-
-#define NLS_WINDOW	64	/* requests sent before their acks are read */
-#define NLS_REQ		512	/* room for one request */
-
-/* One rtnetlink socket for a whole batch of TC work. */
-struct nls {
-	struct mnl_socket	*nl;
-	unsigned		 portid, seq;
-	char			*buf;
-	size_t			 blen;
-};
-
-static void
-nls_close(struct nls *s)
-{
-	if (s->nl != NULL)
-		mnl_socket_close(s->nl);
-	free(s->buf);
-	memset(s, 0, sizeof(*s));
-}
-
-static int
-nls_open(struct nls *s)
-{
-	int one = 1, sz = 1 << 20;
-
-	memset(s, 0, sizeof(*s));
-	s->blen = MNL_SOCKET_BUFFER_SIZE > 32768 ? MNL_SOCKET_BUFFER_SIZE : 32768;
-	if ((s->buf = malloc(s->blen)) == NULL ||
-	    (s->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC)) == NULL ||
-	    mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		nls_close(s);
-		return -1;
-	}
-	/* acks without the request echoed; room for a window of them */
-	(void)mnl_socket_setsockopt(s->nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	(void)setsockopt(mnl_socket_get_fd(s->nl), SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	s->portid = mnl_socket_get_portid(s->nl);
-	s->seq = (unsigned)time(NULL);
-	return 0;
-}
-
-/* A dump of req's kind on s, every reply to cb; 0 or -1 with errno. */
-static int
-nls_dump(struct nls *s, struct nlmsghdr *req, kpn_cb *cb, void *arg)
-{
-	struct nl_run r = { cb, arg, 0 };
-	ssize_t n;
-	int ret;
-
-	req->nlmsg_seq = ++s->seq;
-	if (mnl_socket_sendto(s->nl, req, req->nlmsg_len) < 0)
-		return -1;
-	for (;;) {
-		if ((n = mnl_socket_recvfrom(s->nl, s->buf, s->blen)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		ret = mnl_cb_run(s->buf, (size_t)n, s->seq, s->portid, nl_one, &r);
-		if (ret == MNL_CB_ERROR)
-			return -1;
-		if (ret == MNL_CB_STOP)
-			break;
-	}
-	if (r.rc == -1)
-		return errno = EIO, -1;
-	return 0;
-}
-
-/* Send n requests (each in its own NLS_REQ-byte slot of reqs), a window
- * at a time, and read their acknowledgements: err[i] is 0 or the errno
- * request i got.  0, or -1 when the socket failed (err[] then EIO). */
-static int
-nls_run(struct nls *s, char *reqs, size_t n, int *err)
-{
-	size_t at = 0, i, got, w;
-	unsigned first;
-	ssize_t r;
-
-	while (at < n) {
-		w = n - at < NLS_WINDOW ? n - at : NLS_WINDOW;
-		first = s->seq + 1;
-		for (i = 0; i < w; i++) {
-			struct nlmsghdr *h = (struct nlmsghdr *)(void *)(reqs + (at + i) * NLS_REQ);
-
-			h->nlmsg_seq = ++s->seq;
-			err[at + i] = EIO;
-			if (mnl_socket_sendto(s->nl, h, h->nlmsg_len) < 0)
-				goto fail;
-		}
-		for (got = 0; got < w;) {
-			const struct nlmsghdr *h;
-			int left;
-
-			if ((r = mnl_socket_recvfrom(s->nl, s->buf, s->blen)) < 0) {
-				if (errno == EINTR)
-					continue;
-				goto fail;
-			}
-			left = (int)r;
-			for (h = (const struct nlmsghdr *)(void *)s->buf; mnl_nlmsg_ok(h, left);
-			    h = mnl_nlmsg_next(h, &left)) {
-				const struct nlmsgerr *e;
-
-				if (h->nlmsg_type != NLMSG_ERROR || h->nlmsg_seq < first ||
-				    h->nlmsg_seq >= first + w ||
-				    mnl_nlmsg_get_payload_len(h) < sizeof(*e))
-					continue;
-				e = mnl_nlmsg_get_payload(h);
-				err[at + (h->nlmsg_seq - first)] = -e->error;
-				got++;
-			}
-		}
-		at += w;
-	}
-	return 0;
-fail:
-	return -1;
-}
 
 /*
  * What arpownd owns on a clsact qdisc: its filters, recognised by the
@@ -313,7 +107,7 @@ tcf_cb(const struct nlmsghdr *nlh, void *arg)
 
 /* The filters on ifindex's clsact ingress, over s; 0 or -1. */
 static int
-tc_filters(struct nls *s, int ifindex, struct tcf *f)
+tc_filters(struct kpn_sock *s, int ifindex, struct tcf *f)
 {
 	char buf[256];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -328,7 +122,7 @@ tc_filters(struct nls *s, int ifindex, struct tcf *f)
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
 	tcm->tcm_parent = f->parent;
-	return nls_dump(s, nlh, tcf_cb, f);
+	return kpn_dump_on(s, nlh, tcf_cb, f);
 }
 
 /* The interfaces that have a clsact qdisc (one dump for all of them). */
@@ -372,7 +166,7 @@ cmp_int(const void *a, const void *b)
 }
 
 static int
-clsacts_read(struct nls *s, struct clsacts *c)
+clsacts_read(struct kpn_sock *s, struct clsacts *c)
 {
 	char buf[256];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -383,7 +177,7 @@ clsacts_read(struct nls *s, struct clsacts *c)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
-	if (nls_dump(s, nlh, clsact_cb, c) == -1) {
+	if (kpn_dump_on(s, nlh, clsact_cb, c) == -1) {
 		free(c->v);
 		return -1;
 	}
@@ -442,7 +236,7 @@ req_slot(struct reqs *r, size_t job)
 
 	if (r->n == r->a) {
 		r->a = r->a ? r->a * 2 : 64;
-		if ((nv = realloc(r->v, r->a * NLS_REQ)) == NULL)
+		if ((nv = realloc(r->v, r->a * KPN_REQ)) == NULL)
 			return NULL;
 		r->v = nv;
 		if ((nj = realloc(r->job, r->a * sizeof(*nj))) == NULL)
@@ -450,14 +244,14 @@ req_slot(struct reqs *r, size_t job)
 		r->job = nj;
 	}
 	r->job[r->n] = job;
-	memset(r->v + r->n * NLS_REQ, 0, NLS_REQ);
-	return r->v + r->n++ * NLS_REQ;
+	memset(r->v + r->n * KPN_REQ, 0, KPN_REQ);
+	return r->v + r->n++ * KPN_REQ;
 }
 
 /* Send r's requests; each failure noted on its job as what (ignoring
  * errno ok), r emptied.  0, or -1 when the socket failed. */
 static int
-run_reqs(struct nls *s, struct reqs *r, struct kpt_job *v, const char *what, int ok)
+run_reqs(struct kpn_sock *s, struct reqs *r, struct kpt_job *v, const char *what, int ok)
 {
 	int *err;
 	size_t i;
@@ -467,7 +261,7 @@ run_reqs(struct nls *s, struct reqs *r, struct kpt_job *v, const char *what, int
 		return 0;
 	if ((err = calloc(r->n, sizeof(*err))) == NULL)
 		return -1;
-	rc = nls_run(s, r->v, r->n, err);
+	rc = kpn_run(s, r->v, r->n, err);
 	for (i = 0; i < r->n; i++)
 		if (err[i] != 0 && err[i] != ok && v[r->job[i]].err == 0) {
 			v[r->job[i]].err = err[i];
@@ -492,7 +286,7 @@ kpt_attach_all(int prog_fd, const char *name, struct kpt_job *v, size_t n)
 	struct reqs r = { NULL, NULL, 0, 0 };
 	struct nlmsghdr *nlh;
 	struct nlattr *opt;
-	struct nls s;
+	struct kpn_sock s;
 	struct tcf f;
 	char *slot;
 	size_t i;
@@ -503,10 +297,10 @@ kpt_attach_all(int prog_fd, const char *name, struct kpt_job *v, size_t n)
 		v[i].what = NULL;
 		v[i].before = 0;
 	}
-	if (nls_open(&s) == -1)
+	if (kpn_open(&s) == -1)
 		goto fail_all;
 	if (clsacts_read(&s, &c) == -1) {
-		nls_close(&s);
+		kpn_close(&s);
 		goto fail_all;
 	}
 	/* a clsact there: what sits on it (ours from a killed run go, by
@@ -573,7 +367,7 @@ out:
 		}
 	reqs_free(&r);
 	free(c.v);
-	nls_close(&s);
+	kpn_close(&s);
 	return rc;
 fail_all:
 	for (i = 0; i < n; i++) {
@@ -587,13 +381,13 @@ int
 kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n)
 {
 	struct reqs r = { NULL, NULL, 0, 0 };
-	struct nls s;
+	struct kpn_sock s;
 	struct tcf f;
 	char *slot;
 	size_t i;
 	int k, rc = 0;
 
-	if (nls_open(&s) == -1)
+	if (kpn_open(&s) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
 		v[i].err = 0;
@@ -625,7 +419,7 @@ kpt_detach_all(uint32_t prog_id, struct kpt_job *v, size_t n)
 			rc = -1;
 out:
 	reqs_free(&r);
-	nls_close(&s);
+	kpn_close(&s);
 	return rc;
 }
 
@@ -635,16 +429,16 @@ kp_purge(char *why, size_t whylen)
 	struct reqs r = { NULL, NULL, 0, 0 };
 	struct kpt_job *v = NULL;
 	struct clsacts c;
-	struct nls s;
+	struct kpn_sock s;
 	struct tcf f;
 	char *slot;
 	size_t i;
 	int k, n = 0, rc = 0;
 
 	kp_log_setup();
-	if (nls_open(&s) == -1 || clsacts_read(&s, &c) == -1) {
-		kp_setwhy(why, whylen, "cannot list the qdiscs: %s", strerror(errno));
-		nls_close(&s);
+	if (kpn_open(&s) == -1 || clsacts_read(&s, &c) == -1) {
+		util_seterr(why, whylen, 0, "cannot list the qdiscs: %s", strerror(errno));
+		kpn_close(&s);
 		return -1;
 	}
 	/* ours by name, whatever their place, only where there is a clsact;
@@ -671,15 +465,15 @@ kp_purge(char *why, size_t whylen)
 	for (i = 0; i < c.n; i++)
 		if (v[i].err != 0) {
 			rc = -1;
-			kp_setwhy(why, whylen, "cannot remove the filter from ifindex %d: %s",
+			util_seterr(why, whylen, 0, "cannot remove the filter from ifindex %d: %s",
 			    v[i].ifindex, strerror(v[i].err));
 		}
 out:
 	reqs_free(&r);
 	free(v);
 	free(c.v);
-	nls_close(&s);
+	kpn_close(&s);
 	if (rc == -1 && (why == NULL || why[0] == '\0'))
-		kp_setwhy(why, whylen, "out of memory");
+		util_seterr(why, whylen, 0, "out of memory");
 	return rc == -1 ? -1 : n;
 }

@@ -1,7 +1,7 @@
 /* kanroom.c — what the kernel answer path's maps have no room for.  A map
  * cannot grow once made (and making it again takes CAP_BPF, gone after
  * the start), so what a full map refuses is passed up to the capture
- * path, which answers it, and kept by kpgrant.c until it is written or no
+ * path, which answers it, and kept by kproom.c until it is written or no
  * longer wanted.  Here it is written again when something was deleted
  * (room, maybe) and every KANROOM_TICK while any is out, and said: one
  * warning when it starts (which address, how many, why), one notice when

@@ -1,0 +1,71 @@
+/* kanint.h — what the kernel answer path's daemon side shares among its
+ * files: kanswer.c (open, start, the changes in, everything fed again),
+ * kanattach.c (which interfaces the program sits on), kanfeed.c (their
+ * settings and grants written), kanfold.c (the counters folded), kanev.c
+ * (the events read) and kanifs.c (the record of each interface).  The
+ * calls run one way: kanswer -> kanattach -> kanfeed, kanfold -> kanifs.
+ * Nothing else includes it: the rest of arpownd sees kanswer.h. */
+#ifndef ARPOWND_KANINT_H
+#define ARPOWND_KANINT_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kanpub.h"
+#include "kanswer.h"
+#include "kpath.h"
+#include "util.h"
+
+struct kanq;
+struct kanroom;
+
+/* One interface the program is (or was meant to be) on. */
+struct kan_if {
+	int		ifindex;
+	bool		attached;
+	bool		said;		/* its failure to attach was logged */
+	bool		known, usable;	/* a holder of its addresses, last seen */
+	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
+};
+
+struct kan {
+	struct kp		*kp;
+	struct kan_deps		 d;
+	const struct conf	*conf;
+	const struct pub	*pub;
+	bool			 started;
+	ev_io			 ev_w;
+	struct kan_if		*ifs;
+	size_t			 nifs, aifs;
+	struct kanpub		 pg;		/* published CIDRs written: kanpub.c */
+	struct kanq		*q;		/* feeds deferred: kanq.c */
+	struct kanroom		*room;		/* what the maps have no room for */
+	bool			 resync_said;
+	bool			 bulk;		/* feed writes settings only: all_again */
+	bool			 feed_grants;	/* iface() writes an attached one's grants */
+	ev_timer		 resync_w;	/* the kernel's state read again, soon */
+};
+
+/* kanifs.c: ifindex's entry (made when make and missing), or NULL */
+struct kan_if *kan_slot(struct kan *k, int ifindex, bool make);
+
+/* kanattach.c: ifp attached or detached as it wants, an attached one's settings fed */
+void kan_ifapply(struct kan *k, struct tbl_iface *ifp);
+/* kanattach.c: every filter that is due, attached in one batch; 0 or -1 */
+int kan_attach_due(struct kan *k);
+
+/* kanfeed.c: ifp's settings and senders written, and (grants) its grants */
+void kan_feed(struct kan *k, struct tbl_iface *ifp, bool grants);
+/* kanfeed.c: the published ranges written where the program is (kanpub.c) */
+void kan_pub_sync(struct kan *k);
+/* kanfeed.c: what kpath.c could not confirm handed to the retry (kanq.c) */
+void kan_recheck(struct kan *k, bool retry);
+
+/* kanfold.c: what the program counted on s's interface since the last fold, into the stats */
+void kan_fold_one(struct kan *k, struct kan_if *s);
+
+/* kanev.c: the program's events read and acted on (learning, probes) */
+void kan_events(struct kan *k);
+
+#endif
