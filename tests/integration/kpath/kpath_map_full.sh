@@ -38,7 +38,10 @@ echo "# maps sized for $CAP address entries"
 # what they cost, as status says it: the kernel's own count (bpftool's
 # memlock of the kp_ maps; the globals' small maps on top)
 MB=$(kp map_bytes)
-BT=$(bpftool map show 2>/dev/null | awk '/^[0-9]+:/ { ours = / name kp_/ }
+# (this daemon's maps only, by the map ids of the fds it holds: another
+# arpownd on the host has kp_ maps of its own)
+ids=$(grep -h '^map_id:' /proc/"$ARPOWND_PID"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u)
+BT=$(for id in $ids; do bpftool map show id "$id" 2>/dev/null; done | awk '/^[0-9]+:/ { ours = / name kp_/ }
 	ours { for (i = 1; i <= NF; i++) if ($i == "memlock") { v = $(i + 1); sub(/B$/, "", v); s += v } }
 	END { printf "%d", s }')
 [ "$BT" -gt 0 ] && [ "$MB" -ge "$BT" ] && [ "$MB" -le $((BT + 65536)) ] ||
