@@ -62,6 +62,8 @@ struct frame {
 	size_t		len;
 };
 
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static void
 fail(const char *fmt, ...)
 {
