@@ -40,6 +40,7 @@
 #include "answer.skel.h"
 #include "kpint.h"
 #include "kpfeed.h"
+#include "linksync.h"
 #include "log.h"
 #include "policy.h"
 #include "ranges.h"
@@ -328,32 +329,15 @@ expect(const char *what, const struct req *r, int want, const uint8_t *mac, int 
 static void
 on_msg(const struct rtnl_msg *m, void *arg)
 {
-	struct tbl_iface *ifp = tbl_iface(T, m->ifindex);
-	int mode = *(int *)arg;
+	struct ls_change c;
 
-	switch (m->kind) {
-	case RTNL_NEWLINK:
-		if (ifp == NULL && (ifp = tbl_iface_add(T, m->ifindex)) == NULL)
-			return;
-		memcpy(ifp->name, m->name, sizeof(ifp->name));
-		if (m->has_mac)
-			memcpy(ifp->mac, m->mac, 6);
-		ifp->type = m->type;
-		ifp->flags = m->flags;
-		ifp->master = m->master;
-		if (m->ifindex == P0 || m->ifindex == Q0) {
-			ifp->managed = true;
-			ifp->mode = mode;
-			ifp->allow_probes = true;
-		}
-		return;
-	case RTNL_NEWADDR:
-		if (ifp == NULL && (ifp = tbl_iface_add(T, m->ifindex)) == NULL)
-			return;
-		tbl_addr_add(T, m->ifindex, m->addr, m->prefix, m->plen);
-		return;
-	default:
-		return;
+	/* the kernel's facts written as the daemon writes them, by linksync */
+	ls_apply(T, m, 0, true, &c);
+	if (m->kind == RTNL_NEWLINK && c.ifp != NULL &&
+	    (m->ifindex == P0 || m->ifindex == Q0)) {
+		c.ifp->managed = true;
+		c.ifp->mode = *(int *)arg;
+		c.ifp->allow_probes = true;
 	}
 }
 
