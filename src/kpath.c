@@ -9,7 +9,7 @@
  * CAP_SYS_ADMIN); everything after it works on the file descriptors made
  * then, with CAP_NET_ADMIN alone: map reads and writes, the ring buffer,
  * attaching to a new interface (a TC filter takes the program's fd) and
- * detaching.  See tests/integration/kpath_priv.sh.
+ * detaching.  See tests/integration/kpath/kpath_priv.sh.
  */
 #include "config.h"
 

@@ -38,7 +38,7 @@
  * struct (ref_walk holds a key), counters found by key (no variable
  * offset into a map value), daemon_alive and reply in frames of their
  * own, buffers zeroed before a helper fills them by a variable length.
- * tests/integration/kpath_priv.sh loads it so.
+ * tests/integration/kpath/kpath_priv.sh loads it so.
  * No GPL-only helper is called (the object carries no license section).
  */
 #include <linux/bpf.h>

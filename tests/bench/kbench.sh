@@ -11,73 +11,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../integration/lib.sh"
 . "$here/../integration/topo.sh"
 . "$here/../integration/kpath_lib.sh"
+. "$here/benchlib.sh"
 trap cleanup EXIT
 kp_need
 
-ns_new h
-ns_new c
-veth h hv c cv
-addr_add h hv 10.0.0.1/24
-addr_add c cv 10.0.0.100/24
-for n in h c; do
-	ns "$n" sh -c 'for f in /proc/sys/net/ipv6/conf/*/disable_ipv6; do echo 1 > "$f"; done' 2>/dev/null
-done
-wait_for 3000 ns c "$ARPC" -q -i cv -w 100 10.0.0.1 >/dev/null || fail "veth pair not up"
-printf '[global]\nuser = %s\nlog_level = info\nsender_rate = 0\ntotal_rate = 0\n' \
-	"${ARPOWND_TEST_USER:-61999:61999}" >"$TMPDIR_T/bench.conf"
-
-field() { sed -n "s/.* $1 \([0-9.]*\).*/\1/p" <<<"$2"; }
-ratio() { awk -v a="$1" -v k="$2" 'BEGIN { if (k + 0 > 0) printf "%.2f", a / k; else print "-" }'; }
-med3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
-
-pingpong() {
-	local out i p50s=() p99s=() busy=--busy
-	[ -z "${PP_SLEEP:-}" ] || busy=
-	for i in 1 2 3; do
-		out=$(ns c "$ARPC" -q -i cv --pingpong $busy -c 10000 --wait-reply 100 -t 20000 10.0.0.1)
-		p50s+=("$(field p50 "$out")")
-		p99s+=("$(field p99 "$out")")
-	done
-	PP50=$(med3 "${p50s[@]}")
-	PP99=$(med3 "${p99s[@]}")
-}
-
-NT=$(nproc)
-[ "$NT" -le 16 ] || NT=16
-flood() {
-	ns c "$ARPC" -q -i cv --stats --threads "$NT" --vary 64 -s 10.0.0.128 \
-		-r "$1" -c "$2" -w 300 -t $((2000 * $2 / $1 + 6000)) 10.0.0.1
-}
-
-# load RATE: three runs of 2 s, the median by loss: LOSS (%), RATE
-# (achieved), OFFERED (the client reached 99% of RATE with nothing lost
-# in its ring); then three more with a 1,000/s ping-pong probe beside:
-# LP99, the median of the probe's p99s (one run's p99 is at the mercy of
-# the scheduler on a shared 2-core machine).
-load() {
-	local r=$1 i out runs=() med probe p99s
-	for i in 1 2 3; do
-		out=$(flood "$r" $((2 * r)))
-		runs+=("$(awk -v r="$r" -v o="$out" 'BEGIN {
-			n = split(o, f, " ")
-			for (i = 1; i < n; i++) x[f[i]] = f[i + 1]
-			loss = x["sent"] ? 100 * (x["sent"] - x["answered"]) / x["sent"] : 100
-			ok = (x["achieved_rate"] >= 0.99 * r && x["sent"] == 2 * r && x["rx_drops"] == 0) ? "yes" : "no"
-			printf "%.3f|%d|%s|%d/%d/%d\n", loss, x["achieved_rate"], ok, x["sent"], x["answered"], x["dup"] }')")
-	done
-	med=$(printf '%s\n' "${runs[@]}" | sort -t '|' -k1,1g | sed -n 2p)
-	IFS='|' read -r LOSS RATE OFFERED CLI <<<"$med"
-	p99s=()
-	for i in 1 2 3; do
-		bg_run c "$ARPC" -q -i cv -s 10.0.0.101 --pingpong -r 1000 -c 1800 --wait-reply 50 \
-			-t 4000 10.0.0.1 >"$TMPDIR_T/probe.out" 2>&1
-		probe=$LAST_PID
-		flood "$r" $((2 * r)) >/dev/null
-		wait "$probe"
-		p99s+=("$(field p99 "$(cat "$TMPDIR_T/probe.out")")")
-	done
-	LP99=$(med3 "${p99s[@]}")
-}
+bench_pair
 
 measure() {
 	PP_SLEEP=1 pingpong

@@ -49,6 +49,17 @@ no_ipv6() {
 	done
 }
 
+# pair_net: h's hv (10.0.0.1/24) wired straight to c's cv (10.0.0.100/24),
+# the client (the kernel path's tests and the benchmarks)
+pair_net() {
+	ns_new h
+	ns_new c
+	veth h hv c cv
+	no_ipv6 h c
+	addr_add h hv 10.0.0.1/24
+	addr_add c cv 10.0.0.100/24
+}
+
 # peer_net: h's eth0 (10.0.0.1/24) wired straight to p's p0, where a
 # test watches what the host sends (the announcement tests)
 peer_net() {

@@ -20,7 +20,7 @@
 #           that waited in vain; open loop, each request's own deadline
 #   drops   what the next start said the kernel dropped from the kept
 #           socket (PACKET_STATISTICS; exact against a count the test
-#           makes itself: tests/integration/handover_drops.sh)
+#           makes itself: tests/integration/lifecycle/handover_drops.sh)
 # and the timeline of each restart from the journal (each start, stop and
 # --restore logs its steps): from the old daemon's SIGTERM, when the
 # strict mode was written, the process torn down, ExecStopPost, the new

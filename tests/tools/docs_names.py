@@ -4,7 +4,7 @@ what is built and installed?
 
     docs_names.py SRCDIR FACTS.json DOC...
 
-FACTS.json (tests/integration/docs_names.sh writes it) says what the
+FACTS.json (tests/integration/docs/docs_names.sh writes it) says what the
 build and its install hold: "installed", every path of make install
 (DESTDIR, the Debian layout) plus what the package adds; "unit", the
 directives of the installed unit and of the drop-in kernel-path.conf;

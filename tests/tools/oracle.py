@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """oracle.py - the kernel as the oracle for arpownd; the helper of
-tests/integration/kernel_oracle.sh.  Standard library only (ctypes for
+tests/integration/answer/kernel_oracle.sh.  Standard library only (ctypes for
 setns, raw AF_PACKET sockets); run as root.
 
   plan SEED NREQ NS_PREFIX DIR   a random topology and request batch for

@@ -14,7 +14,7 @@ by expression (and its annotations' metric names); a Grafana dashboard's
 every "expr" and template query.  Exits 1 naming each expression that
 refers to a metric, a label or a label value that does not exist.  The
 exposition mode holds what a live daemon printed against the same
-reading of the source (tests/integration/metrics.sh runs it, as root), so
+reading of the source (tests/integration/control/metrics.sh runs it, as root), so
 that a change to metrics.c this reading misses cannot go unnoticed.
 
 Not a PromQL parser: selectors, label lists (by, on, ...) and the names

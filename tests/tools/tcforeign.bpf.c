@@ -1,5 +1,5 @@
 /* tcforeign.bpf.c — an administrator's TC filter, for the tests of a
- * clsact hook arpownd shares (tests/integration/kpath_shared_clsact.sh):
+ * clsact hook arpownd shares (tests/integration/kpath/kpath_shared_clsact.sh):
  * it drops IPv4 ICMP, and the ARP frames whose sender IP is 10.0.0.66
  * (a sender the admin refuses), and gives no verdict on anything else.
  * Loaded with: tc filter add dev IF ingress pref N bpf da obj FILE sec tc */

@@ -1,6 +1,6 @@
 /* test_rules.c — the kernel's address rules (include/rules.h) on a table
  * of addresses and prefix lengths, with the answers written out by hand.
- * tests/integration/rules_bpf.sh runs the same table through the same
+ * tests/integration/kpath/rules_bpf.sh runs the same table through the same
  * header compiled for the BPF target. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,4 +4,4 @@
 # program, its verifier and the privilege drop differ from the
 # development kernel's).
 . "${top_srcdir:-.}/tests/vm/lib.sh"
-vm_test tests/integration/kpath_daemon.sh
+vm_test tests/integration/kpath/kpath_daemon.sh

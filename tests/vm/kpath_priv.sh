@@ -4,4 +4,4 @@
 # ring and new attachments with CAP_NET_ADMIN alone afterwards), measured
 # there rather than read in its source.
 . "${top_srcdir:-.}/tests/vm/lib.sh"
-vm_test tests/integration/kpath_priv.sh
+vm_test tests/integration/kpath/kpath_priv.sh

@@ -4,4 +4,4 @@
 # never 8, on the kernel users run.  (Not timing-sensitive: its only
 # bounds are the 5 s READY and stop waits of lib.sh.)
 . "${top_srcdir:-.}/tests/vm/lib.sh"
-vm_test tests/integration/sysctl.sh
+vm_test tests/integration/lifecycle/sysctl.sh
