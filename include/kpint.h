@@ -16,6 +16,7 @@
 #include "util.h"
 
 struct kp_bpf;
+struct kp_xatt;
 struct ring_buffer;
 struct nlmsghdr;
 
@@ -87,6 +88,8 @@ struct kp {
 	uint64_t	 user_id;
 	struct kp_att	*att;
 	size_t		 natt, aatt;
+	struct kp_xatt	*xatt;		/* kpxdp.c: arpownd_xdp's links */
+	size_t		 nxatt, axatt;
 	uint64_t	*pcpu;		/* ncpu values, for reads and writes */
 	/* grants written before the mirror held their entry (kp_take_unconfirmed) */
 	struct util_ifset unconf;
@@ -116,6 +119,12 @@ void kp_setwhy(char *why, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* kpath.c: libbpf's messages kept for the reasons, not printed */
 void kp_log_setup(void);
+/* kpath.c: ifindex's counters made (at zero) before a program counts
+ * there, and dropped when it is off; 0 or -1 with errno */
+int kp_counters_make(struct kp *kp, int ifindex);
+void kp_counters_drop(struct kp *kp, int ifindex);
+/* kpxdp.c: every link closed (kp_close) */
+void kp_xdp_close(struct kp *kp);
 
 /* kptc.c: a dump of type with hdr, every reply to cb; 0 or -1 with errno */
 typedef int kpn_cb(const struct nlmsghdr *nlh, void *arg);

@@ -24,6 +24,7 @@
 #include "kanq.h"
 #include "kanroom.h"
 #include "kanswer.h"
+#include "kanxdp.h"
 #include "kpath.h"
 #include "kpfeed.h"
 #include "log.h"
@@ -46,6 +47,7 @@
 struct kan_if {
 	int		ifindex;
 	bool		attached;
+	int		xdp;		/* attached at XDP in this KP_XDP_* mode; 0: at TC */
 	bool		said;		/* its failure to attach was logged */
 	bool		known, usable;	/* a holder of its addresses, last seen */
 	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
@@ -74,7 +76,13 @@ static void settle(struct kan *k);
 static bool
 asks(int path)
 {
-	return path == CONF_PATH_AUTO || path == CONF_PATH_KERNEL;
+	return path == CONF_PATH_AUTO || path == CONF_PATH_KERNEL || path == CONF_PATH_XDP;
+}
+
+static bool
+requires(int path)
+{
+	return path == CONF_PATH_KERNEL || path == CONF_PATH_XDP;
 }
 
 bool
@@ -95,12 +103,26 @@ kan_required(const struct conf *c)
 {
 	size_t i;
 
-	if (c->set.answer_path == CONF_PATH_KERNEL)
+	if (requires(c->set.answer_path))
 		return true;
 	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].set.answer_path == CONF_PATH_KERNEL)
+		if (requires(c->sections[i].set.answer_path))
 			return true;
 	return false;
+}
+
+/* The path c requires, for a message: kernel where any asks for it. */
+static const char *
+required_name(const struct conf *c)
+{
+	size_t i;
+
+	if (c->set.answer_path == CONF_PATH_KERNEL)
+		return "kernel";
+	for (i = 0; i < c->nsections; i++)
+		if (c->sections[i].set.answer_path == CONF_PATH_KERNEL)
+			return "kernel";
+	return "xdp";
 }
 
 struct kan *
@@ -126,15 +148,15 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 		if (kan_required(c)) {
 			*fatal = true;
 			if (nocap)
-				snprintf(err, errlen, "%s: answer_path = kernel: this arpownd "
+				snprintf(err, errlen, "%s: answer_path = %s: this arpownd "
 				    "has no CAP_BPF and cannot load the kernel answer path: "
 				    "under systemd, " KAN_DROPIN_HINT "; or set answer_path = "
 				    "auto or capture", c->path != NULL ? c->path :
-				    "configuration");
+				    "configuration", required_name(c));
 			else
-				snprintf(err, errlen, "%s: answer_path = kernel: the kernel "
+				snprintf(err, errlen, "%s: answer_path = %s: the kernel "
 				    "answer path cannot load: %s", c->path != NULL ? c->path :
-				    "configuration", why);
+				    "configuration", required_name(c), why);
 			return NULL;
 		}
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
@@ -310,6 +332,46 @@ feed(struct kan *k, struct tbl_iface *ifp, bool grants)
 	rng_clear(&ours);
 }
 
+/* Off the hook it is on (its counters folded first). */
+static void
+unhook(struct kan *k, struct kan_if *s)
+{
+	fold_one(k, s);
+	(void)kp_del_iface(k->kp, s->ifindex);
+	if (s->xdp != 0)
+		(void)kp_xdp_detach(k->kp, s->ifindex);
+	else
+		(void)kp_detach(k->kp, s->ifindex);
+	s->attached = false;
+	s->xdp = 0;
+}
+
+/* On at XDP in mode (KANX_ANY or KP_XDP_*): true when it is; else the
+ * reason into ifp->kpath_why, said once (an error with answer_path = xdp:
+ * another XDP program there is never replaced), and TC is next. */
+static bool
+hook_xdp(struct kan *k, struct tbl_iface *ifp, struct kan_if *s, int mode)
+{
+	struct log_ctx lc = { MSGID_IFACE, ifp->name, 0, 0, NULL };
+	char why[128];
+	int got = 0;
+
+	if (kp_xdp_attach(k->kp, ifp->ifindex, mode, &got, why, sizeof(why)) == -1) {
+		snprintf(ifp->kpath_why, sizeof(ifp->kpath_why), "%s", why);
+		if (!s->said)
+			log_ctx(ifp->answer_path == CONF_PATH_XDP ? LOG_ERR : LOG_NOTICE, &lc,
+			    "%s: %s%s; the kernel path answers there at TC", ifp->name,
+			    ifp->answer_path == CONF_PATH_XDP ? "answer_path = xdp cannot be "
+			    "honoured: " : "not answered at XDP: ", why);
+		return false;
+	}
+	s->xdp = got;
+	log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path at XDP (%s mode); its "
+	    "answers and the requests they answer are not seen by tcpdump: see arpownctl "
+	    "counters", ifp->name, got == KP_XDP_NATIVE ? "native" : "generic");
+	return true;
+}
+
 static void
 iface(struct kan *k, struct tbl_iface *ifp)
 {
@@ -318,25 +380,44 @@ iface(struct kan *k, struct tbl_iface *ifp)
 	bool want = wants(k, ifp), u, fresh = false;
 	char why[256];
 	size_t j;
-	int others = 0;
+	int others = 0, hook = KANX_TC;
 
 	ifp->kpath = false;
 	if (s == NULL)
 		return;
+	/* the hook it should be on: XDP where that answers what TC would */
+	if (want)
+		hook = kanx_choose(k->d.tbl, ifp, ifp->kpath_why, sizeof(ifp->kpath_why));
+	/* on the other hook than it should be (a reload changed its path, it
+	 * became a port, a VLAN came on it): off, then on the right one */
+	if (want && s->attached && (hook == KANX_TC) != (s->xdp == 0)) {
+		unhook(k, s);
+		log_ctx(LOG_INFO, &lc, "%s: the kernel path moves to %s", ifp->name,
+		    hook == KANX_TC ? "TC" : "XDP");
+	}
+	if (want && !s->attached && hook != KANX_TC && hook_xdp(k, ifp, s, hook)) {
+		s->attached = true;
+		s->said = false;
+		fresh = true;
+		(void)kp_counters(k->kp, ifp->ifindex, s->last);
+	}
 	if (want && !s->attached) {
 		if (kp_attach(k->kp, ifp->ifindex, &others, why, sizeof(why)) == -1) {
 			if (!s->said)
-				log_ctx(ifp->answer_path == CONF_PATH_KERNEL ? LOG_ERR : LOG_NOTICE,
+				log_ctx(requires(ifp->answer_path) ? LOG_ERR : LOG_NOTICE,
 				    &lc, "%s: the kernel answer path cannot attach (%s); the "
 				    "capture path answers there", ifp->name, why);
 			s->said = true;
 			return;
 		}
 		s->attached = true;
-		s->said = false;
+		s->said = hook != KANX_TC;	/* the XDP reason said once */
 		fresh = true;
 		(void)kp_counters(k->kp, ifp->ifindex, s->last);
-		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path", ifp->name);
+		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path%s%s%s", ifp->name,
+		    ifp->answer_path != CONF_PATH_KERNEL ? " at TC (" : "",
+		    ifp->answer_path != CONF_PATH_KERNEL ? ifp->kpath_why : "",
+		    ifp->answer_path != CONF_PATH_KERNEL ? ")" : "");
 		/* they see every frame first: one that ends the chain for ARP
 		 * (TC_ACT_OK) leaves the requests to the capture path */
 		if (others > 0)
@@ -344,12 +425,10 @@ iface(struct kan *k, struct tbl_iface *ifp)
 			    "kernel answer path (it is last, at pref %u)", ifp->name, others,
 			    others == 1 ? "" : "s", others == 1 ? "s" : "", KP_TC_PRIO);
 	} else if (!want && s->attached) {
-		fold_one(k, s);
-		(void)kp_del_iface(k->kp, ifp->ifindex);
-		(void)kp_detach(k->kp, ifp->ifindex);
-		s->attached = false;
+		unhook(k, s);
 		log_ctx(LOG_INFO, &lc, "%s: no longer answered by the kernel path", ifp->name);
 	}
+	ifp->kpath_xdp = s->attached ? s->xdp : 0;
 	/* its grants too when it is new here, or when asked (an interface's
 	 * own event); all_again writes them all after, a change of the
 	 * configuration or the published set leaves them as they are */
@@ -439,7 +518,10 @@ wanted_cb(struct tbl_iface *ifp, void *arg)
 	struct kan_if *s = slot(w->k, ifp->ifindex, false);
 	int *nv;
 
-	if (!wants(w->k, ifp) || (s != NULL && s->attached))
+	char why[96];
+
+	if (!wants(w->k, ifp) || (s != NULL && s->attached) ||
+	    kanx_choose(w->k->d.tbl, ifp, why, sizeof(why)) != KANX_TC)
 		return 0;
 	if (w->n == w->a) {
 		w->a = w->a ? w->a * 2 : 64;
@@ -577,6 +659,29 @@ kan_reconf(struct kan *k, const struct conf *c)
 	settle(k);
 }
 
+/* Links came or went: an interface at XDP that now has an upper device
+ * (a VLAN put on it) moves to TC, and back when it goes; only those whose
+ * hook changes are written again. */
+static void
+xdp_again(struct kan *k, int except)
+{
+	struct tbl_iface *ifp;
+	char why[128];
+	size_t i;
+	int hook;
+
+	kp_uppers_forget();
+	for (i = 0; i < k->nifs; i++) {
+		if (k->ifs[i].ifindex == except || !k->ifs[i].attached ||
+		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) == NULL ||
+		    (ifp->answer_path != CONF_PATH_AUTO && ifp->answer_path != CONF_PATH_XDP))
+			continue;
+		hook = kanx_choose(k->d.tbl, ifp, why, sizeof(why));
+		if ((hook == KANX_TC) != (k->ifs[i].xdp == 0))
+			iface(k, ifp);
+	}
+}
+
 void
 kan_change(struct kan *k, const struct ls_change *c)
 {
@@ -584,6 +689,8 @@ kan_change(struct kan *k, const struct ls_change *c)
 
 	if (k == NULL || !k->started)
 		return;
+	if (c->what & (LS_NEW | LS_GONE))
+		xdp_again(k, c->ifindex);
 	if (c->what & LS_GONE) {
 		/* its filter went with the device */
 		if ((s = slot(k, c->ifindex, false)) != NULL)
@@ -707,8 +814,10 @@ kan_close(struct kan *k)
 		for (i = 0; i < k->nifs; i++) {
 			struct tbl_iface *ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex);
 
-			if (ifp != NULL)
+			if (ifp != NULL) {
 				ifp->kpath = false;
+				ifp->kpath_xdp = 0;
+			}
 		}
 	}
 	kanq_free(k->q);
@@ -733,15 +842,22 @@ int
 kan_purge(void)
 {
 	char why[256];
-	int n;
+	int n, x;
 
 	if ((n = kp_purge(why, sizeof(why))) == -1) {
 		log_warnx("kernel answer path: %s", why);
-		return 0;
+		n = 0;
 	}
 	if (n > 0)
 		log_notice("removed %d kernel answer path filter%s a killed arpownd left (TC "
 		    "ingress, named " KP_PROG_NAME "); other filters left as they were", n,
 		    n == 1 ? "" : "s");
-	return n;
+	/* at XDP a link goes with its process: only a netlink attach of
+	 * arpownd_xdp (a tool's) can be left; that very program goes */
+	if ((x = kp_xdp_purge(why, sizeof(why))) == -1)
+		log_warnx("kernel answer path: %s", why);
+	else if (x > 0)
+		log_notice("removed arpownd_xdp from %d interface%s (XDP, attached by netlink); "
+		    "other XDP programs left as they were", x, x == 1 ? "" : "s");
+	return n + (x > 0 ? x : 0);
 }

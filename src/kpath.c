@@ -168,8 +168,8 @@ counters_done(void *arg, uint64_t tag, const void *key, int rc, int e)
 		*err = e;
 }
 
-static int
-counters_make(struct kp *kp, int ifindex)
+int
+kp_counters_make(struct kp *kp, int ifindex)
 {
 	struct kp_cnt_key k;
 	struct kpb b;
@@ -195,8 +195,8 @@ counters_make(struct kp *kp, int ifindex)
 	return 0;
 }
 
-static void
-counters_drop(struct kp *kp, int ifindex)
+void
+kp_counters_drop(struct kp *kp, int ifindex)
 {
 	struct kp_cnt_key k;
 	int i;
@@ -346,7 +346,7 @@ kp_open(unsigned max_addrs, unsigned max_links, char *why, size_t whylen)
 		kp_setwhy(why, whylen, "cannot count the CPUs");
 		goto fail;
 	}
-	if (counters_make(kp, 0) == -1) {
+	if (kp_counters_make(kp, 0) == -1) {
 		kp_setwhy(why, whylen, "cannot write the counters: %s", strerror(errno));
 		goto fail;
 	}
@@ -420,6 +420,7 @@ kp_close(struct kp *kp)
 		free(v);
 	}
 	free(kp->att);
+	kp_xdp_close(kp);
 	ring_buffer__free(kp->rb);
 	if (kp->watch_sock != -1)
 		close(kp->watch_sock);
@@ -492,7 +493,7 @@ kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t wh
 	for (i = 0; i < n; i++) {
 		if (att_find(kp, ifindex[i]) != NULL)
 			continue;
-		if (counters_make(kp, ifindex[i]) == -1) {
+		if (kp_counters_make(kp, ifindex[i]) == -1) {
 			kp_setwhy(why, whylen, "ifindex %d: cannot make the counters: %s",
 			    ifindex[i], strerror(errno));
 			rc = -1;
@@ -505,7 +506,7 @@ kp_attach_many(struct kp *kp, const int *ifindex, size_t n, char *why, size_t wh
 		rc = -1;
 	for (i = 0; i < m; i++) {
 		if (v[i].err != 0) {
-			counters_drop(kp, v[i].ifindex);
+			kp_counters_drop(kp, v[i].ifindex);
 			kp_setwhy(why, whylen, "%s: %s", v[i].what, strerror(v[i].err));
 			continue;
 		}
@@ -544,7 +545,7 @@ detach(struct kp *kp, struct kpt_job *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		(void)kp_del_iface(kp, v[i].ifindex);
-		counters_drop(kp, v[i].ifindex);
+		kp_counters_drop(kp, v[i].ifindex);
 		if ((at = att_find(kp, v[i].ifindex)) != NULL)
 			*at = kp->att[--kp->natt];
 	}
@@ -567,9 +568,10 @@ kp_forget(struct kp *kp, int ifindex)
 	struct kp_att *at = att_find(kp, ifindex);
 
 	(void)kp_del_iface(kp, ifindex);
+	kp_xdp_forget(kp, ifindex);
 	if (at == NULL)
 		return 0;
-	counters_drop(kp, ifindex);
+	kp_counters_drop(kp, ifindex);
 	*at = kp->att[--kp->natt];
 	return 0;
 }
