@@ -177,6 +177,9 @@ int kp_xdp_mode(struct kp *kp, int ifindex);
 /* The XDP program on ifindex now: its id (0 none, -1 cannot ask), its
  * name and id into name (id alone without the privilege to read it). */
 int kp_xdp_other(int ifindex, char *name, size_t len);
+/* Read the names of the XDP programs on the namespace's interfaces now
+ * (before the privilege drop: another's program is only an id after). */
+void kp_xdp_names(void);
 /* How many links in this namespace sit on ifindex (IFLA_LINK: VLAN,
  * macvlan, ipvlan devices; not a veth peer), the first's name into
  * name; -1 when rtnetlink cannot be asked. */

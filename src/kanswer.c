@@ -111,6 +111,21 @@ kan_required(const struct conf *c)
 	return false;
 }
 
+/* Does c ask for XDP anywhere (auto or xdp)? */
+static bool
+wants_xdp(const struct conf *c)
+{
+	size_t i;
+
+	if (c->set.answer_path == CONF_PATH_AUTO || c->set.answer_path == CONF_PATH_XDP)
+		return true;
+	for (i = 0; i < c->nsections; i++)
+		if (c->sections[i].set.answer_path == CONF_PATH_AUTO ||
+		    c->sections[i].set.answer_path == CONF_PATH_XDP)
+			return true;
+	return false;
+}
+
 /* The path c requires, for a message: kernel where any asks for it. */
 static const char *
 required_name(const struct conf *c)
@@ -171,6 +186,10 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	}
 	k->kp = kp;
 	k->feed_grants = true;
+	/* another's XDP program is named by the line that says it stays:
+	 * its name can be read only now, before the privilege drop */
+	if (wants_xdp(c))
+		kp_xdp_names();
 	return k;
 }
 

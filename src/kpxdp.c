@@ -55,6 +55,16 @@ xatt_find(struct kp *kp, int ifindex)
 	return NULL;
 }
 
+/* The XDP programs' names read at the start (kp_xdp_names), while the
+ * daemon may still read another's program: after the privilege drop only
+ * their ids can be had. */
+#define NAMES_KEEP	64
+static struct {
+	uint32_t	id;
+	char		name[BPF_OBJ_NAME_LEN];
+} g_names[NAMES_KEEP];
+static size_t g_nnames;
+
 /* The name of program id into name ("id N" when it cannot be read: the
  * fd of another's program takes CAP_SYS_ADMIN, gone after the start). */
 static void
@@ -62,15 +72,46 @@ prog_name(uint32_t id, char *name, size_t len)
 {
 	struct bpf_prog_info info;
 	uint32_t ilen = sizeof(info);
+	size_t i;
 	int fd;
 
 	snprintf(name, len, "id %u", id);
+	for (i = 0; i < g_nnames; i++)
+		if (g_names[i].id == id) {
+			snprintf(name, len, "%s (id %u)", g_names[i].name, id);
+			return;
+		}
 	if ((fd = bpf_prog_get_fd_by_id(id)) < 0)
 		return;
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0 && info.name[0] != '\0')
 		snprintf(name, len, "%s (id %u)", info.name, id);
 	close(fd);
+}
+
+void
+kp_xdp_names(void)
+{
+	struct if_nameindex *ifs, *p;
+	struct bpf_prog_info info;
+	uint32_t ilen;
+	int id, fd;
+
+	if ((ifs = if_nameindex()) == NULL)
+		return;
+	for (p = ifs; p->if_index != 0 && g_nnames < NAMES_KEEP; p++) {
+		if ((id = kp_xdp_other((int)p->if_index, NULL, 0)) <= 0 ||
+		    (fd = bpf_prog_get_fd_by_id((uint32_t)id)) < 0)
+			continue;
+		ilen = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0 && info.name[0] != '\0') {
+			g_names[g_nnames].id = (uint32_t)id;
+			memcpy(g_names[g_nnames++].name, info.name, sizeof(info.name));
+		}
+		close(fd);
+	}
+	if_freenameindex(ifs);
 }
 
 int
