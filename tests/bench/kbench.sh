@@ -5,7 +5,10 @@
 # xdp: generic XDP on a veth) and arpownd's capture path, side by side
 # on one veth pair, in one run: ping-pong (spinning and
 # sleeping client) and floods of 200k/s and 400k/s (loss, and p99 of a
-# 1,000/s probe beside them), each as a ratio to the kernel.  The same
+# 1,000/s probe beside them), whole-box CPU per 100k answered at
+# 100k/s (median of 3), and a storm (two sender threads as fast as they
+# go, with a busy loop on the host: the rate answered and the CPU left
+# to the loop), each as a ratio to the kernel.  The same
 # measurements as bench.sh (median of three runs each), limits off.
 # Every flood is bounded in count and time; everything lives in
 # namespaces this script makes and removes.
@@ -20,6 +23,10 @@ kp_need
 bench_pair
 
 measure() {
+	box3
+	eval "$1_BOX=$BOX"
+	storm
+	eval "$1_STOFF=$STORM_OFF $1_STANS=$STORM_ANS $1_STLEFT=$STORM_LEFT"
 	PP_SLEEP=1 pingpong
 	eval "$1_SP50=$PP50"
 	pingpong
@@ -77,6 +84,11 @@ for r in 200000 400000; do
 	row "p99 under $((r / 1000))k/s (us), 1,000/s probe, median of 3" "$kLP99" "$bLP99" "$(ratio "$bLP99" "$kLP99")" \
 		"$xLP99" "$(ratio "$xLP99" "$kLP99")" "$aLP99" "$(ratio "$aLP99" "$kLP99")"
 done
+row "whole box CPU s per 100k answered at 100k/s, median of 3" "$K_BOX" "$B_BOX" "$(ratio "$B_BOX" "$K_BOX")" \
+	"$X_BOX" "$(ratio "$X_BOX" "$K_BOX")" "$A_BOX" "$(ratio "$A_BOX" "$K_BOX")"
+row "storm, 2 sender threads: offered / answered per s" "$K_STOFF / $K_STANS" "$B_STOFF / $B_STANS" "" \
+	"$X_STOFF / $X_STANS" "" "$A_STOFF / $A_STANS" ""
+row "- CPU left to a busy loop on the host (% of idle)" "$K_STLEFT" "$B_STLEFT" "" "$X_STLEFT" "" "$A_STLEFT" ""
 {
 	echo "kernel path benchmark, $(date -u +%Y-%m-%d), $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
