@@ -66,6 +66,8 @@ struct kan {
 	struct kanq		*q;		/* feeds deferred: kanq.c */
 	struct kanroom		*room;		/* what the maps have no room for */
 	bool			 resync_said;
+	char			 refused[256];	/* answer_path = xdp another XDP program
+						 * holds: the first, said (kan_refused) */
 	bool			 bulk;		/* feed writes settings only: all_again */
 	bool			 feed_grants;	/* iface() writes an attached one's grants */
 	ev_timer		 resync_w;	/* the kernel's state read again, soon */
@@ -376,6 +378,13 @@ hook_xdp(struct kan *k, struct tbl_iface *ifp, struct kan_if *s, int mode)
 	int got = 0;
 
 	if (kp_xdp_attach(k->kp, ifp->ifindex, mode, &got, why, sizeof(why)) == -1) {
+		/* asked for by name and held by another program: a
+		 * configuration this host cannot honour (at the start: no
+		 * start, kan_refused) */
+		if (ifp->answer_path == CONF_PATH_XDP && (errno == EEXIST || errno == EBUSY) &&
+		    k->refused[0] == '\0')
+			snprintf(k->refused, sizeof(k->refused), "%s: answer_path = xdp: %s",
+			    ifp->name, why);
 		snprintf(ifp->kpath_why, sizeof(ifp->kpath_why), "%s", why);
 		if (!s->said)
 			log_ctx(ifp->answer_path == CONF_PATH_XDP ? LOG_ERR : LOG_NOTICE, &lc,
@@ -407,6 +416,15 @@ iface(struct kan *k, struct tbl_iface *ifp)
 	/* the hook it should be on: XDP where that answers what TC would */
 	if (want)
 		hook = kanx_choose(k->d.tbl, ifp, ifp->kpath_why, sizeof(ifp->kpath_why));
+	/* at TC because another's XDP program holds the hook: there it
+	 * stays while that program is there (no detach and failed attach
+	 * at every event); once it is gone, to XDP */
+	if (want && hook != KANX_TC && s->attached && s->xdp == 0 &&
+	    kp_xdp_other(ifp->ifindex, why, sizeof(why)) > 0) {
+		snprintf(ifp->kpath_why, sizeof(ifp->kpath_why), "another XDP program is on it: %.64s",
+		    why);
+		hook = KANX_TC;
+	}
 	/* on the other hook than it should be (a reload changed its path, it
 	 * became a port, a VLAN came on it): off, then on the right one */
 	if (want && s->attached && (hook == KANX_TC) != (s->xdp == 0)) {
@@ -817,6 +835,15 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	ev_io_init(&k->ev_w, events_cb, kp_events_fd(k->kp), EV_READ);
 	k->ev_w.data = k;
 	ev_io_start(k->d.loop, &k->ev_w);
+}
+
+bool
+kan_refused(const struct kan *k, char *err, size_t errlen)
+{
+	if (k == NULL || k->refused[0] == '\0')
+		return false;
+	snprintf(err, errlen, "%s", k->refused);
+	return true;
 }
 
 void

@@ -9,8 +9,8 @@
 #    another's netlink attach while it runs (a BPF link);
 #  - SIGKILL: arpownd's XDP programs go with the process (the links),
 #    the foreign one stays, as after --restore;
-#  - answer_path = xdp: an error naming the other program, TC answers
-#    there, and the stop leaves the foreign program in place.
+#  - answer_path = xdp: no start (78), the other program named, and the
+#    clean-up leaves it in place and the kernel answering.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
 trap cleanup EXIT
@@ -49,6 +49,14 @@ expect_eq "$(xprog eth1 | cut -d' ' -f1)" arpownd_xdp "auto: arpownd_xdp on eth1
 expect_reply c c0 10.0.0.1 "$MAC0" "eth0 answers 10.0.0.1 (TC, behind the foreign program)"
 expect_reply c c0 10.0.0.2 "$MAC1" "eth1 answers 10.0.0.2 (XDP)"
 expect_silence c c0 10.0.0.1 "the foreign program's drop still applies (sender 10.0.0.66)" -s 10.0.0.66
+# an event on eth0 (an address): it stays at TC, no detach and retry
+ns h ip addr add 10.0.0.21/24 dev eth0
+expect_reply c c0 10.0.0.21 "$MAC0" "eth0's new address answered"
+expect_eq "$(grep -c 'eth0: the kernel path moves' "$TMPDIR_T/arpownd.log")" 0 \
+	"eth0 stays at TC through its events (no detach and failed XDP attach each time)"
+ctl_get status "[i['not_xdp'] for i in d['managed'] if i['name'] == 'eth0'][0]" | grep -q fw_xdp ||
+	fail "status: after the event eth0's not_xdp no longer names fw_xdp"
+pass "status: eth0's not_xdp still names fw_xdp"
 
 # another's attach over ours, or a detach: refused while it runs
 OURS=$(xprog eth1)
@@ -70,15 +78,22 @@ ns h "$ARPOWND" --restore --state-dir "$ARPOWND_STATE_DIR" >>"$TMPDIR_T/arpownd.
 	fail "arpownd --restore failed"
 expect_eq "$(xprog eth0)" "$FID" "--restore: the foreign program stays on eth0"
 
-# answer_path = xdp: a configuration this interface cannot honour
+# answer_path = xdp: a configuration this host cannot honour: no start
+# (78, not retried), the program named, everything given back
 write_conf "[global]
 interfaces = eth*
 answer_path = xdp"
-arpownd_start h -c "$CONF"
-grep -q "^<3>.*eth0: answer_path = xdp cannot be honoured: another XDP program is on it: fw_xdp" \
-    "$TMPDIR_T/arpownd.log" || fail "xdp: no error naming fw_xdp"
-pass "xdp: an error names fw_xdp on eth0"
-expect_reply c c0 10.0.0.1 "$MAC0" "xdp: eth0 still answers (TC)"
-arpownd_stop
-expect_eq "$(xprog eth0)" "$FID" "stop: the foreign program stays on eth0"
-expect_eq "$(xprog eth1)$(xprog eth2)" "" "stop: arpownd_xdp off eth1 and eth2"
+rc=0
+ns h timeout 20 "$ARPOWND" -c "$CONF" --state-dir "$ARPOWND_STATE_DIR" \
+	>"$TMPDIR_T/start.out" 2>&1 || rc=$?
+expect_eq "$rc" 78 "xdp: the start exits 78 (a configuration error: not retried)"
+grep -q "eth0: answer_path = xdp: another XDP program is on it: fw_xdp (id ${FID#* }); not starting" \
+    "$TMPDIR_T/start.out" || fail "xdp: the start's error does not name fw_xdp: $(tail -n 5 "$TMPDIR_T/start.out")"
+pass "xdp: the start's error names fw_xdp on eth0"
+expect_eq "$(xprog eth0)" "$FID" "refused start: the foreign program stays on eth0"
+expect_eq "$(xprog eth1)$(xprog eth2)" "" "refused start: no arpownd_xdp left on eth1 or eth2"
+expect_eq "$(ns h tc filter show dev eth0 ingress 2>/dev/null | grep -c arpownd_answer)" 0 \
+	"refused start: no arpownd filter left on eth0"
+ask c c0 10.0.0.1
+[[ ,$MACS, == *,$MAC0,* ]] || fail "refused start: the kernel does not answer 10.0.0.1 from eth0 ('$MACS')"
+pass "refused start: the kernel answers 10.0.0.1 again"
