@@ -42,8 +42,11 @@ enum conf_form {
 /* answer_path: where requests are answered */
 enum conf_path {
 	CONF_PATH_CAPTURE = 0,		/* libpcap and the daemon, always there */
-	CONF_PATH_AUTO,			/* the kernel path where it loads, else capture */
-	CONF_PATH_KERNEL,		/* the kernel path, or no start */
+	CONF_PATH_AUTO,			/* the kernel path where it loads (XDP where it
+					 * can be, else TC), else capture */
+	CONF_PATH_KERNEL,		/* the kernel path at TC, or no start */
+	CONF_PATH_XDP,			/* the kernel path at XDP (TC where XDP cannot be),
+					 * or no start */
 };
 
 /* stop_leaves: what a stop leaves on the interfaces arpownd answered on */

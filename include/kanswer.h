@@ -54,6 +54,10 @@ struct kan *kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen
  * it, write every grant, watch its events. */
 void kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
     const struct pub *p);
+/* After kan_start: an interface with answer_path = xdp that another XDP
+ * program holds (never replaced), as a configuration error into err;
+ * false when there is none.  The start does not go on (78). */
+bool kan_refused(const struct kan *k, char *err, size_t errlen);
 /* Detach from every interface and unload (the stop, before the sysctls
  * go back: the capture path answers meanwhile); NULL is fine. */
 void kan_close(struct kan *k);

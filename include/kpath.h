@@ -160,6 +160,35 @@ size_t kp_unheld(struct kp *kp, uint64_t *out, size_t max);
 /* Read the kernel's links and addresses into the mirror again, adding
  * what it had no room for (kp_room's mirror); 0 or -1. */
 int kp_remirror(struct kp *kp);
+/* XDP (src/kpath/kpxdp.c): arpownd_xdp, the same steps on the same maps,
+ * answering with XDP_TX before the stack builds an skb. */
+enum { KP_XDP_NATIVE = 1, KP_XDP_GENERIC = 2 };
+/* Put arpownd_xdp on ifindex through a BPF link (gone with the process),
+ * in mode (KP_XDP_*; 0: native where the driver has it, else generic),
+ * never over another XDP program; *got the mode it got; 0, or -1 with
+ * why filled (EEXIST: another program is there, named). */
+int kp_xdp_attach(struct kp *kp, int ifindex, int mode, int *got, char *why, size_t whylen);
+/* Take arpownd_xdp off ifindex (its settings too); 0. */
+int kp_xdp_detach(struct kp *kp, int ifindex);
+/* ifindex is gone: forget its link without a word to the kernel. */
+void kp_xdp_forget(struct kp *kp, int ifindex);
+/* The mode arpownd_xdp is on ifindex in (KP_XDP_*), 0 when not on it. */
+int kp_xdp_mode(struct kp *kp, int ifindex);
+/* The XDP program on ifindex now: its id (0 none, -1 cannot ask), its
+ * name and id into name (id alone without the privilege to read it). */
+int kp_xdp_other(int ifindex, char *name, size_t len);
+/* Read the names of the XDP programs on the namespace's interfaces now
+ * (before the privilege drop: another's program is only an id after). */
+void kp_xdp_names(void);
+/* How many links in this namespace sit on ifindex (IFLA_LINK: VLAN,
+ * macvlan, ipvlan devices; not a veth peer), the first's name into
+ * name; -1 when rtnetlink cannot be asked. */
+int kp_uppers(int ifindex, char *name, size_t len);
+/* Links came or went: kp_uppers asks rtnetlink again. */
+void kp_uppers_forget(void);
+/* Take off every arpownd_xdp a netlink attach left (a link goes with its
+ * process); how many, or -1 with why. */
+int kp_xdp_purge(char *why, size_t whylen);
 /* Remove every arpownd filter from every interface of this network
  * namespace (at a start, and for --restore after a crash); how many, or
  * -1 with why.  Other filters and the qdiscs stay.

@@ -44,6 +44,7 @@
  * filter is recognised as ours by its name, whatever handle it sits at. */
 #define KP_PROG_NAME		"arpownd_answer"
 #define KP_WATCH_NAME		"arpownd_nlwatch"
+#define KP_XDP_NAME		"arpownd_xdp"	/* the same steps and maps at XDP */
 /* The TC filter's place on clsact ingress: the last preference there is
  * (0xffff), so that every other filter runs before it, as every filter
  * runs before the kernel's own ARP responder (doc/kpath.md, "A shared

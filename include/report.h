@@ -68,6 +68,8 @@ void rpt_conflicts(const struct rpt_view *v, FILE *f);
 void rpt_published(const struct rpt_view *v, FILE *f);
 /* Does the kernel answer path answer on ifp now (attached, its settings
  * in, and the program answering at all)? */
+/* Who answers on managed ifp: "xdp", "kernel" (the program at TC) or "capture". */
+const char *rpt_answer_path(const struct rpt_view *v, const struct tbl_iface *ifp);
 bool rpt_kernel_answers(const struct rpt_view *v, const struct tbl_iface *ifp);
 /* The interfaces of the table sorted by ifindex, malloc'd, *n set; NULL
  * when there are none or on ENOMEM (the metrics use it too). */

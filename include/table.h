@@ -51,6 +51,8 @@ struct tbl_iface {
 	bool		allow_probes;	/* answer RFC 5227 probes (sender 0.0.0.0) */
 	int		answer_path;	/* enum conf_path */
 	bool		kpath;		/* the kernel answer path is on it now */
+	int		kpath_xdp;	/* ...at XDP, in this KP_XDP_* mode; 0: at TC */
+	char		kpath_why[128];	/* why not at XDP (answer_path auto or xdp) */
 	bool		announce;	/* speak up: gratuitous ARP */
 	int		defend;		/* enum conf_defend */
 	bool		conf_pending;	/* sysctls set, kernel's echo not seen yet */

@@ -50,7 +50,7 @@ static const char *const level_names[] = {
 };
 static const char *const defend_names[] = { "never", "once", "always" };
 static const char *const form_names[] = { NULL, "request", "reply", "both" };
-static const char *const path_names[] = { "capture", "auto", "kernel" };
+static const char *const path_names[] = { "capture", "auto", "kernel", "xdp" };
 
 /* ------------------------------------------------------------------ parsing */
 
@@ -146,19 +146,19 @@ k_answer_path(const struct ckey_dst *d, const char *v, const char **why)
 {
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		if (strcmp(v, path_names[i]) == 0) {
 #ifndef HAVE_BPF
 			/* a start would refuse it (kp_open cannot load): refused
 			 * here, so that -n, the start and a reload agree */
-			if (i == CONF_PATH_KERNEL)
+			if (i == CONF_PATH_KERNEL || i == CONF_PATH_XDP)
 				return *why = "this arpownd is built without the kernel answer "
 				    "path (configure found no BPF toolchain); use auto or capture", -1;
 #endif
 			ifset(d)->answer_path = i;
 			return 0;
 		}
-	return *why = "must be capture, auto or kernel", -1;
+	return *why = "must be capture, auto, kernel or xdp", -1;
 }
 
 static int
@@ -484,7 +484,7 @@ o_answer_path(FILE *f, const char *name, const struct ckey_src *at)
 {
 	int p = cifset(at)->answer_path;
 
-	if (p >= 0 && p < 3)
+	if (p >= 0 && p < 4)
 		fprintf(f, "%s = %s\n", name, path_names[p]);
 }
 

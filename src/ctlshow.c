@@ -342,11 +342,20 @@ show_status(json_object *o)
 		    str(e, "mode") != NULL && strcmp(str(e, "mode"), "off") == 0 ? "nobody" :
 		    !pol_answers_name(str(e, "mode")) ? "the kernel" :
 		    str(e, "answer_path") != NULL && strcmp(str(e, "answer_path"), "kernel") == 0 ?
-		    "kernel path" : "capture",
+		    "kernel path" : str(e, "answer_path") != NULL &&
+		    strcmp(str(e, "answer_path"), "xdp") == 0 ? (str(e, "xdp_mode") != NULL &&
+		    strcmp(str(e, "xdp_mode"), "native") == 0 ? "xdp (native)" : "xdp (generic)") :
+		    "capture",
 		    json_object_get_boolean(get(e, "up")) ? "up" : "down",
 		    fmt(b, num(e, "addresses")));
 	}
 	table_print(&t);
+	/* where XDP was asked for (auto, xdp) and TC answers: why */
+	for (i = 0; i < json_object_array_length(m); i++) {
+		e = json_object_array_get_idx(m, i);
+		if (str(e, "not_xdp") != NULL)
+			printf("%s: answered at TC, not XDP: %s\n", str(e, "name"), str(e, "not_xdp"));
+	}
 	show_configured(get(o, "interfaces_configured"));
 }
 

@@ -330,7 +330,7 @@ daemon_run(const struct daemon_opts *o)
 	struct conf *conf;
 	struct kan_deps kd;
 	struct state st;
-	char phases[512];
+	char phases[512], refused[300];
 	sigset_t sigs;
 	size_t ni, na;
 
@@ -394,6 +394,15 @@ daemon_run(const struct daemon_opts *o)
 	kd = (struct kan_deps){ d->loop, d->tbl, d->rtnl, d->notes, &d->st };
 	kan_start(d->kan, &kd, inf_conf(), inf_pub());
 	phs_mark(&d->ph, "kernel path", ev_time());
+	if (kan_refused(d->kan, refused, sizeof(refused))) {
+		/* answer_path = xdp where another's XDP program is: a
+		 * configuration this host cannot honour (78, not retried);
+		 * no READY, and a stop's clean-up gives everything back */
+		log_ctx(LOG_ERR, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
+		    "%s; not starting (answer_path = auto answers there at TC)", refused);
+		d->exit_code = EX_CONFIG;
+		goto stop;
+	}
 
 	tbl_count(d->tbl, &ni, &na);
 	report_status(d);
@@ -409,6 +418,7 @@ daemon_run(const struct daemon_opts *o)
 
 	ev_run(d->loop, 0);
 
+stop:
 	/* Held again: a second SIGTERM must not cut the restore short, nor
 	 * kill us by default action once libev's handlers are gone. */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);

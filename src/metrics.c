@@ -173,7 +173,7 @@ config_series(const struct rpt_view *v, FILE *f, struct tbl_iface **ifs, size_t 
 		fputs("arpownd_interface_info{", f);
 		iface_label(f, ifs[i]);
 		fprintf(f, ",mode=\"%s\",path=\"%s\"} 1\n", pol_mode_str(ifs[i]->mode),
-		    rpt_kernel_answers(v, ifs[i]) ? "kernel" : "capture");
+		    rpt_answer_path(v, ifs[i]));
 	}
 	/* every family always (0 when the kernel path is not loaded): a
 	 * series that comes and goes is hard to alert on */

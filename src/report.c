@@ -15,6 +15,7 @@
 #include "arp.h"
 #include "jsonw.h"
 #include "policy.h"
+#include "kpath.h"
 #include "report.h"
 #include "util.h"
 
@@ -175,6 +176,14 @@ rpt_kernel_answers(const struct rpt_view *v, const struct tbl_iface *ifp)
 	return ifp->kpath && v->kpath.answering;
 }
 
+const char *
+rpt_answer_path(const struct rpt_view *v, const struct tbl_iface *ifp)
+{
+	if (!rpt_kernel_answers(v, ifp))
+		return "capture";
+	return ifp->kpath_xdp != 0 ? "xdp" : "kernel";
+}
+
 /* The kernel answer path: null when not loaded; else whether it answers
  * and what its maps (sized at the start) have no room for. */
 static void
@@ -267,7 +276,14 @@ rpt_status(const struct rpt_view *v, FILE *f)
 		jw_str(&w, "mode", pol_mode_str(ifs[i]->mode));
 		/* who answers there: the kernel answer path, or the capture
 		 * (also where the program is, but answers nothing now) */
-		jw_str(&w, "answer_path", rpt_kernel_answers(v, ifs[i]) ? "kernel" : "capture");
+		jw_str(&w, "answer_path", rpt_answer_path(v, ifs[i]));
+		/* at XDP: native or generic; at TC where XDP was asked (auto,
+		 * xdp): why not at XDP */
+		jw_str(&w, "xdp_mode", !rpt_kernel_answers(v, ifs[i]) || ifs[i]->kpath_xdp == 0 ?
+		    NULL : ifs[i]->kpath_xdp == KP_XDP_NATIVE ? "native" : "generic");
+		jw_str(&w, "not_xdp", rpt_kernel_answers(v, ifs[i]) && ifs[i]->kpath_xdp == 0 &&
+		    (ifs[i]->answer_path == CONF_PATH_AUTO || ifs[i]->answer_path == CONF_PATH_XDP) &&
+		    ifs[i]->kpath_why[0] != '\0' ? ifs[i]->kpath_why : NULL);
 		jw_bool(&w, "up", (ifs[i]->flags & IFF_UP) != 0);
 		/* how many: the addresses themselves are in "interfaces" */
 		jw_u64(&w, "addresses", ifs[i]->naddrs);
@@ -327,8 +343,7 @@ rpt_interfaces(const struct rpt_view *v, FILE *f)
 		jw_bool(&w, "running", (ifp->flags & IFF_RUNNING) != 0);
 		jw_bool(&w, "managed", ifp->managed);
 		jw_str(&w, "mode", ifp->managed ? pol_mode_str(ifp->mode) : NULL);
-		jw_str(&w, "answer_path", !ifp->managed ? NULL :
-		    rpt_kernel_answers(v, ifp) ? "kernel" : "capture");
+		jw_str(&w, "answer_path", !ifp->managed ? NULL : rpt_answer_path(v, ifp));
 		sysctl(&w, "arp_ignore", ifp->arp_ignore, o, true);
 		sysctl(&w, "arp_announce", ifp->arp_announce, o, false);
 		jw_arr(&w, "addresses", false);

@@ -38,6 +38,8 @@
  * struct (ref_walk holds a key), counters found by key (no variable
  * offset into a map value), daemon_alive and reply in frames of their
  * own, buffers zeroed before a helper fills them by a variable length.
+ * No pointer subtraction either (pointer - pointer needs CAP_PERFMON):
+ * the XDP program asks bpf_xdp_get_buff_len for its frame's length.
  * tests/integration/kpath/kpath_priv.sh loads it so.
  * No GPL-only helper is called (the object carries no license section).
  */
@@ -324,7 +326,7 @@ ref_step(__u32 i, void *arg)
  * caller's (a slot that held a pointer may not take a 4-byte store
  * without CAP_PERFMON). */
 static __attribute__((noinline)) int
-daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port, __u32 mark)
+daemon_alive(void *ctx, __u32 addr, __u32 port, __u32 mark)
 {
 	struct bpf_sock_tuple t = {};
 	struct bpf_sock *sk;
@@ -334,7 +336,9 @@ daemon_alive(struct __sk_buff *skb, __u32 addr, __u32 port, __u32 mark)
 	t.ipv4.sport = (__u16)port;
 	t.ipv4.daddr = addr;
 	t.ipv4.dport = (__u16)port;
-	sk = bpf_sk_lookup_udp(skb, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
+	/* ctx: an skb (TC) or an xdp_md (XDP): the helper takes either, in
+	 * the arrival device's namespace */
+	sk = bpf_sk_lookup_udp(ctx, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
 	if (sk == NULL)
 		return 0;
 	/* the daemon's own socket, not one a local user bound there after
@@ -428,40 +432,21 @@ struct arp_req {
 	__u8	pad[3];
 };
 
-/* arp_check, as the capture path does it: a request fit to answer, read
- * into *rq; 0, or the KP_C_PASS_* counter that says why not.  Its own
- * step so that what is refused before any map is read stays the capture
- * path's list, in its order. */
+/* arp_check's frame rules, on the 42 bytes at data (made linear, from
+ * either context): 0 and *rq filled, or the KP_C_PASS_* counter that
+ * says why not.  Shared by the TC and the XDP program, so that what is
+ * refused before any map is read stays the capture path's list, in its
+ * order, on both. */
 static __always_inline __u32
-arp_validate(struct __sk_buff *skb, struct arp_req *rq)
+arp_parse(void *data, void *data_end, struct arp_req *rq)
 {
-	void *data, *data_end;
-	struct ethhdr *eth;
-	struct arp_eth *arp;
+	struct ethhdr *eth = data;
+	struct arp_eth *arp = data + sizeof(*eth);
 	__u16 hrd, op;
 	__u32 ht;
 
-	if (skb->vlan_present)
-		return KP_C_PASS_VLAN;		/* for a VLAN device above */
-	if (skb->pkt_type != PACKET_HOST_ && skb->pkt_type != PACKET_BROADCAST_ &&
-	    skb->pkt_type != PACKET_MULTICAST_)
-		return KP_C_PASS_INVALID;
-	if (skb->len < ARP_FRAME)
-		return KP_C_PASS_INVALID;
-	/* the 42 bytes linear: a pull moves the data, so the bounds are
-	 * read again after it */
-	data = (void *)(long)skb->data;
-	data_end = (void *)(long)skb->data_end;
-	if (data + ARP_FRAME > data_end) {
-		if (bpf_skb_pull_data(skb, ARP_FRAME) != 0)
-			return KP_C_PASS_TRIM;
-		data = (void *)(long)skb->data;
-		data_end = (void *)(long)skb->data_end;
-		if (data + ARP_FRAME > data_end)
-			return KP_C_PASS_TRIM;
-	}
-	eth = data;
-	arp = data + sizeof(*eth);
+	if (data + ARP_FRAME > data_end)
+		return KP_C_PASS_TRIM;
 	if (eth->h_proto != bpf_htons(ETH_P_ARP))
 		return KP_C_PASS_INVALID;
 	hrd = bpf_ntohs(arp->hrd);
@@ -488,6 +473,34 @@ arp_validate(struct __sk_buff *skb, struct arp_req *rq)
 	if (rq->sip == rq->tip)
 		return KP_C_PASS_GRATUITOUS;
 	return 0;
+}
+
+/* arp_check, as the capture path does it, on an skb: the VLAN the
+ * device took off, the packet type, the 42 bytes made linear, then the
+ * frame (arp_parse); 0, or the KP_C_PASS_* counter that says why not. */
+static __always_inline __u32
+arp_validate(struct __sk_buff *skb, struct arp_req *rq)
+{
+	void *data, *data_end;
+
+	if (skb->vlan_present)
+		return KP_C_PASS_VLAN;		/* for a VLAN device above */
+	if (skb->pkt_type != PACKET_HOST_ && skb->pkt_type != PACKET_BROADCAST_ &&
+	    skb->pkt_type != PACKET_MULTICAST_)
+		return KP_C_PASS_INVALID;
+	if (skb->len < ARP_FRAME)
+		return KP_C_PASS_INVALID;
+	/* the 42 bytes linear: a pull moves the data, so the bounds are
+	 * read again after it */
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	if (data + ARP_FRAME > data_end) {
+		if (bpf_skb_pull_data(skb, ARP_FRAME) != 0)
+			return KP_C_PASS_TRIM;
+		data = (void *)(long)skb->data;
+		data_end = (void *)(long)skb->data_end;
+	}
+	return arp_parse(data, data_end, rq);
 }
 
 /* pol_decide's sender half: a conflict, allow/deny_senders, probes; 0 or
@@ -622,6 +635,42 @@ arp_events(const struct kp_iface *ifc, const struct kp_conf *cf, __u32 cnt, __u3
 		event(cnt, KP_EV_PROBE, ifindex, rq->sip, rq->tip, rq->sha, 0);
 }
 
+/* The interface, and is what we know of it current; then pol_decide
+ * (sender, target), the routing checks and the daemon's liveness: 0 to
+ * answer (rq->mac filled), or the KP_C_PASS_* counter that says why
+ * not.  Shared by the TC and the XDP program: one decision, one set of
+ * maps.  ctx is the program's own (daemon_alive's socket lookup). */
+static __always_inline __u32
+arp_decide(void *ctx, __u32 ifindex, const struct kp_iface *ifc, struct arp_req *rq)
+{
+	__u32 zero = 0, why;
+	struct kp_link *lnk;
+	struct kp_watch *wt;
+	struct kp_conf *cf;
+
+	if (ifc == NULL || ifc->mode < KP_MODE_OWNER || ifc->mode > KP_MODE_SYSTEM)
+		return KP_C_PASS_MODE;
+	lnk = bpf_map_lookup_elem(&kp_links, &ifindex);
+	wt = bpf_map_lookup_elem(&kp_watch, &zero);
+	cf = bpf_map_lookup_elem(&kp_conf, &zero);
+	if (lnk == NULL || lnk->id != ifc->link_id || wt == NULL || cf == NULL ||
+	    wt->bad_gen != cf->ok_gen || (cf->flags & KP_CF_FULL))
+		return KP_C_PASS_STALE;
+	if ((why = arp_sender(ifc, ifindex, rq)) != 0 ||
+	    (why = arp_target(ifc, lnk, ifindex, rq)) != 0)
+		return why;
+	/* rp_filter, arp_filter: the kernel's routing decides (the capture
+	 * path asks it); bpf_fib_lookup is GPL-only, and this object
+	 * declares no license */
+	if (rq->sip != 0 && (ifc->flags & KP_IF_RPCHECK))
+		return KP_C_PASS_RPF;
+	/* the daemon still there (its watcher with it) */
+	if ((cf->flags & KP_CF_LIVENESS) &&
+	    !daemon_alive(ctx, cf->live_addr, cf->live_port, cf->live_mark))
+		return KP_C_PASS_STALE;
+	return 0;
+}
+
 /* validate, decide (interface current, sender, target, routing, daemon
  * alive), limit, reply in place: each step passes the frame on, counted
  * under its reason, or hands over to the next.
@@ -632,8 +681,6 @@ arpownd_answer(struct __sk_buff *skb)
 {
 	__u32 ifindex = skb->ifindex, zero = 0, cnt, why;
 	struct kp_iface *ifc;
-	struct kp_link *lnk;
-	struct kp_watch *wt;
 	struct kp_conf *cf;
 	struct arp_req rq = {};
 	int r;
@@ -644,31 +691,11 @@ arpownd_answer(struct __sk_buff *skb)
 	 * frames received are the sum of the outcomes (kp_counters) */
 	ifc = bpf_map_lookup_elem(&kp_ifaces, &ifindex);
 	cnt = ifc != NULL ? ifindex : 0;
-	if ((why = arp_validate(skb, &rq)) != 0)
+	if ((why = arp_validate(skb, &rq)) != 0 ||
+	    (why = arp_decide(skb, ifindex, ifc, &rq)) != 0)
 		return pass(cnt, why);
-
-	/* the interface, and is what we know of it current? */
-	if (ifc == NULL || ifc->mode < KP_MODE_OWNER || ifc->mode > KP_MODE_SYSTEM)
-		return pass(cnt, KP_C_PASS_MODE);
-	lnk = bpf_map_lookup_elem(&kp_links, &ifindex);
-	wt = bpf_map_lookup_elem(&kp_watch, &zero);
-	cf = bpf_map_lookup_elem(&kp_conf, &zero);
-	if (lnk == NULL || lnk->id != ifc->link_id || wt == NULL || cf == NULL ||
-	    wt->bad_gen != cf->ok_gen || (cf->flags & KP_CF_FULL))
-		return pass(cnt, KP_C_PASS_STALE);
-
-	if ((why = arp_sender(ifc, ifindex, &rq)) != 0 ||
-	    (why = arp_target(ifc, lnk, ifindex, &rq)) != 0)
-		return pass(cnt, why);
-	/* rp_filter, arp_filter: the kernel's routing decides (the capture
-	 * path asks it); bpf_fib_lookup is GPL-only, and this object
-	 * declares no license */
-	if (rq.sip != 0 && (ifc->flags & KP_IF_RPCHECK))
-		return pass(cnt, KP_C_PASS_RPF);
-	/* the daemon still there (its watcher with it) */
-	if ((cf->flags & KP_CF_LIVENESS) &&
-	    !daemon_alive(skb, cf->live_addr, cf->live_port, cf->live_mark))
-		return pass(cnt, KP_C_PASS_STALE);
+	if (ifc == NULL || (cf = bpf_map_lookup_elem(&kp_conf, &zero)) == NULL)
+		return pass(cnt, KP_C_PASS_STALE);	/* arp_decide saw both */
 
 	/* what a limit refuses goes on marked as decided, so that the
 	 * capture path does not answer it from a budget of its own */
@@ -690,6 +717,12 @@ arpownd_answer(struct __sk_buff *skb)
 	arp_events(ifc, cf, cnt, ifindex, &rq);
 	return decided(skb);
 }
+
+/* ---------------------------------------------------------- XDP answer */
+
+/* arpownd_xdp: the same steps before the stack builds an skb (a file of
+ * its own for its job: the frame view and the reply of an xdp_md) */
+#include "xdp.bpf.h"
 
 /* ------------------------------------------------------------- watcher */
 

@@ -1,8 +1,8 @@
 /* kanattach.c — the kernel answer path's attach policy: which interfaces
  * the program sits on (managed, answering, answer_path not capture,
- * Ethernet), attached or detached as that changes, and the holders of an
- * interface's addresses written again when it stops or starts being
- * usable. */
+ * Ethernet) and on which hook (XDP or TC: kanxdp.c), attached, moved or
+ * detached as that changes, and the holders of an interface's addresses
+ * written again when it stops or starts being usable. */
 #include "config.h"
 
 #include <net/if_arp.h>
@@ -29,6 +29,13 @@ wants(const struct kan *k, const struct tbl_iface *ifp)
 	    ifp->answer_path != CONF_PATH_CAPTURE && k->conf->log_level < LOG_DEBUG;
 }
 
+/* A path that must load (kernel, xdp): its failures are errors. */
+static bool
+requires(int path)
+{
+	return path == CONF_PATH_KERNEL || path == CONF_PATH_XDP;
+}
+
 void
 kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 {
@@ -37,25 +44,53 @@ kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 	bool want = wants(k, ifp), u, fresh = false;
 	char why[256];
 	size_t j;
-	int others = 0;
+	int others = 0, hook = KANX_TC;
 
 	ifp->kpath = false;
 	if (s == NULL)
 		return;
+	/* the hook it should be on: XDP where that answers what TC would */
+	if (want)
+		hook = kanx_choose(k->d.tbl, ifp, ifp->kpath_why, sizeof(ifp->kpath_why));
+	/* at TC because another's XDP program holds the hook: there it
+	 * stays while that program is there (no detach and failed attach
+	 * at every event); once it is gone, to XDP */
+	if (want && hook != KANX_TC && s->attached && s->xdp == 0 &&
+	    kp_xdp_other(ifp->ifindex, why, sizeof(why)) > 0) {
+		snprintf(ifp->kpath_why, sizeof(ifp->kpath_why),
+		    "another XDP program is on it: %.64s", why);
+		hook = KANX_TC;
+	}
+	/* on the other hook than it should be (a reload changed its path, it
+	 * became a port, a VLAN came on it): off, then on the right one */
+	if (want && s->attached && (hook == KANX_TC) != (s->xdp == 0)) {
+		kan_unhook(k, s);
+		log_ctx(LOG_INFO, &lc, "%s: the kernel path moves to %s", ifp->name,
+		    hook == KANX_TC ? "TC" : "XDP");
+	}
+	if (want && !s->attached && hook != KANX_TC && kan_hook_xdp(k, ifp, s, hook)) {
+		s->attached = true;
+		s->said = false;
+		fresh = true;
+		(void)kp_counters(k->kp, ifp->ifindex, s->last);
+	}
 	if (want && !s->attached) {
 		if (kp_attach(k->kp, ifp->ifindex, &others, why, sizeof(why)) == -1) {
 			if (!s->said)
-				log_ctx(ifp->answer_path == CONF_PATH_KERNEL ? LOG_ERR : LOG_NOTICE,
+				log_ctx(requires(ifp->answer_path) ? LOG_ERR : LOG_NOTICE,
 				    &lc, "%s: the kernel answer path cannot attach (%s); the "
 				    "capture path answers there", ifp->name, why);
 			s->said = true;
 			return;
 		}
 		s->attached = true;
-		s->said = false;
+		s->said = hook != KANX_TC;	/* the XDP reason said once */
 		fresh = true;
 		(void)kp_counters(k->kp, ifp->ifindex, s->last);
-		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path", ifp->name);
+		log_ctx(LOG_INFO, &lc, "%s: answered by the kernel path%s%s%s", ifp->name,
+		    ifp->answer_path != CONF_PATH_KERNEL ? " at TC (" : "",
+		    ifp->answer_path != CONF_PATH_KERNEL ? ifp->kpath_why : "",
+		    ifp->answer_path != CONF_PATH_KERNEL ? ")" : "");
 		/* they see every frame first: one that ends the chain for ARP
 		 * (TC_ACT_OK) leaves the requests to the capture path */
 		if (others > 0)
@@ -63,12 +98,10 @@ kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 			    "kernel answer path (it is last, at pref %u)", ifp->name, others,
 			    others == 1 ? "" : "s", others == 1 ? "s" : "", KP_TC_PRIO);
 	} else if (!want && s->attached) {
-		kan_fold_one(k, s);
-		(void)kp_del_iface(k->kp, ifp->ifindex);
-		(void)kp_detach(k->kp, ifp->ifindex);
-		s->attached = false;
+		kan_unhook(k, s);
 		log_ctx(LOG_INFO, &lc, "%s: no longer answered by the kernel path", ifp->name);
 	}
+	ifp->kpath_xdp = s->attached ? s->xdp : 0;
 	/* its grants too when it is new here, or when asked (an interface's
 	 * own event); all_again (kanswer.c) writes them all after, a change of the
 	 * configuration or the published set leaves them as they are */
@@ -103,9 +136,12 @@ wanted_cb(struct tbl_iface *ifp, void *arg)
 {
 	struct wanted *w = arg;
 	struct kan_if *s = kan_slot(w->k, ifp->ifindex, false);
+	char why[96];
 	int *nv;
 
-	if (!wants(w->k, ifp) || (s != NULL && s->attached))
+	/* at TC only: an interface bound for XDP is attached alone */
+	if (!wants(w->k, ifp) || (s != NULL && s->attached) ||
+	    kanx_choose(w->k->d.tbl, ifp, why, sizeof(why)) != KANX_TC)
 		return 0;
 	if (w->n == w->a) {
 		w->a = w->a ? w->a * 2 : 64;

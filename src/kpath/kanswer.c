@@ -37,7 +37,13 @@ static void settle(struct kan *k);
 static bool
 asks(int path)
 {
-	return path == CONF_PATH_AUTO || path == CONF_PATH_KERNEL;
+	return path == CONF_PATH_AUTO || path == CONF_PATH_KERNEL || path == CONF_PATH_XDP;
+}
+
+static bool
+requires(int path)
+{
+	return path == CONF_PATH_KERNEL || path == CONF_PATH_XDP;
 }
 
 bool
@@ -58,12 +64,41 @@ kan_required(const struct conf *c)
 {
 	size_t i;
 
-	if (c->set.answer_path == CONF_PATH_KERNEL)
+	if (requires(c->set.answer_path))
 		return true;
 	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].set.answer_path == CONF_PATH_KERNEL)
+		if (requires(c->sections[i].set.answer_path))
 			return true;
 	return false;
+}
+
+/* Does c ask for XDP anywhere (auto or xdp)? */
+static bool
+wants_xdp(const struct conf *c)
+{
+	size_t i;
+
+	if (c->set.answer_path == CONF_PATH_AUTO || c->set.answer_path == CONF_PATH_XDP)
+		return true;
+	for (i = 0; i < c->nsections; i++)
+		if (c->sections[i].set.answer_path == CONF_PATH_AUTO ||
+		    c->sections[i].set.answer_path == CONF_PATH_XDP)
+			return true;
+	return false;
+}
+
+/* The path c requires, for a message: kernel where any asks for it. */
+static const char *
+required_name(const struct conf *c)
+{
+	size_t i;
+
+	if (c->set.answer_path == CONF_PATH_KERNEL)
+		return "kernel";
+	for (i = 0; i < c->nsections; i++)
+		if (c->sections[i].set.answer_path == CONF_PATH_KERNEL)
+			return "kernel";
+	return "xdp";
 }
 
 struct kan *
@@ -89,15 +124,15 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 		if (kan_required(c)) {
 			*fatal = true;
 			if (nocap)
-				snprintf(err, errlen, "%s: answer_path = kernel: this arpownd "
+				snprintf(err, errlen, "%s: answer_path = %s: this arpownd "
 				    "has no CAP_BPF and cannot load the kernel answer path: "
 				    "under systemd, " KAN_DROPIN_HINT "; or set answer_path = "
 				    "auto or capture", c->path != NULL ? c->path :
-				    "configuration");
+				    "configuration", required_name(c));
 			else
-				snprintf(err, errlen, "%s: answer_path = kernel: the kernel "
+				snprintf(err, errlen, "%s: answer_path = %s: the kernel "
 				    "answer path cannot load: %s", c->path != NULL ? c->path :
-				    "configuration", why);
+				    "configuration", required_name(c), why);
 			return NULL;
 		}
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },
@@ -112,6 +147,10 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	}
 	k->kp = kp;
 	k->feed_grants = true;
+	/* another's XDP program is named by the line that says it stays:
+	 * its name can be read only now, before the privilege drop */
+	if (wants_xdp(c))
+		kp_xdp_names();
 	return k;
 }
 
@@ -288,6 +327,29 @@ kan_reconf(void *arg, const struct conf *oc, const struct pub *op)
 	settle(k);
 }
 
+/* Links came or went: an interface at XDP that now has an upper device
+ * (a VLAN put on it) moves to TC, and back when it goes; only those whose
+ * hook changes are written again. */
+static void
+xdp_again(struct kan *k, int except)
+{
+	struct tbl_iface *ifp;
+	char why[128];
+	size_t i;
+	int hook;
+
+	kp_uppers_forget();
+	for (i = 0; i < k->nifs; i++) {
+		if (k->ifs[i].ifindex == except || !k->ifs[i].attached ||
+		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) == NULL ||
+		    (ifp->answer_path != CONF_PATH_AUTO && ifp->answer_path != CONF_PATH_XDP))
+			continue;
+		hook = kanx_choose(k->d.tbl, ifp, why, sizeof(why));
+		if ((hook == KANX_TC) != (k->ifs[i].xdp == 0))
+			kan_ifapply(k, ifp);
+	}
+}
+
 void
 kan_change(struct kan *k, const struct ls_change *c)
 {
@@ -295,6 +357,8 @@ kan_change(struct kan *k, const struct ls_change *c)
 
 	if (k == NULL || !k->started)
 		return;
+	if (c->what & (LS_NEW | LS_GONE))
+		xdp_again(k, c->ifindex);
 	if (c->what & LS_GONE) {
 		/* its filter went with the device */
 		if ((s = kan_slot(k, c->ifindex, false)) != NULL)
@@ -367,6 +431,15 @@ kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
 	ev_io_start(k->d.loop, &k->ev_w);
 }
 
+bool
+kan_refused(const struct kan *k, char *err, size_t errlen)
+{
+	if (k == NULL || k->refused[0] == '\0')
+		return false;
+	snprintf(err, errlen, "%s", k->refused);
+	return true;
+}
+
 void
 kan_close(struct kan *k)
 {
@@ -381,8 +454,10 @@ kan_close(struct kan *k)
 		for (i = 0; i < k->nifs; i++) {
 			struct tbl_iface *ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex);
 
-			if (ifp != NULL)
+			if (ifp != NULL) {
 				ifp->kpath = false;
+				ifp->kpath_xdp = 0;
+			}
 		}
 	}
 	kanq_free(k->q);
@@ -407,15 +482,22 @@ int
 kan_purge(void)
 {
 	char why[256];
-	int n;
+	int n, x;
 
 	if ((n = kp_purge(why, sizeof(why))) == -1) {
 		log_warnx("kernel answer path: %s", why);
-		return 0;
+		n = 0;
 	}
 	if (n > 0)
 		log_notice("removed %d kernel answer path filter%s a killed arpownd left (TC "
 		    "ingress, named " KP_PROG_NAME "); other filters left as they were", n,
 		    n == 1 ? "" : "s");
-	return n;
+	/* at XDP a link goes with its process: only a netlink attach of
+	 * arpownd_xdp (a tool's) can be left; that very program goes */
+	if ((x = kp_xdp_purge(why, sizeof(why))) == -1)
+		log_warnx("kernel answer path: %s", why);
+	else if (x > 0)
+		log_notice("removed arpownd_xdp from %d interface%s (XDP, attached by netlink); "
+		    "other XDP programs left as they were", x, x == 1 ? "" : "s");
+	return n + (x > 0 ? x : 0);
 }

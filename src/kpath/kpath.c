@@ -257,6 +257,7 @@ kp_close(struct kp *kp)
 		free(v);
 	}
 	free(kp->att);
+	kp_xdp_close(kp);
 	ring_buffer__free(kp->rb);
 	if (kp->watch_sock != -1)
 		close(kp->watch_sock);

@@ -152,6 +152,7 @@ kp_forget(struct kp *kp, int ifindex)
 	struct kp_att *at = att_find(kp, ifindex);
 
 	(void)kp_del_iface(kp, ifindex);
+	kp_xdp_forget(kp, ifindex);
 	if (at == NULL)
 		return 0;
 	kp_counters_drop(kp, ifindex);

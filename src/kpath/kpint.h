@@ -19,6 +19,7 @@
 #include "util.h"
 
 struct kp_bpf;
+struct kp_xatt;
 struct ring_buffer;
 struct nlmsghdr;
 
@@ -90,6 +91,8 @@ struct kp {
 	uint64_t	 user_id;
 	struct kp_att	*att;
 	size_t		 natt, aatt;
+	struct kp_xatt	*xatt;		/* kpxdp.c: arpownd_xdp's links */
+	size_t		 nxatt, axatt;
 	uint64_t	*pcpu;		/* ncpu values, for reads and writes */
 	/* grants written before the mirror held their entry (kp_take_unconfirmed) */
 	struct util_ifset unconf;
@@ -118,6 +121,8 @@ struct kp {
 int kp_counters_make(struct kp *kp, int ifindex);
 /* kpcount.c: ifindex's counters deleted */
 void kp_counters_drop(struct kp *kp, int ifindex);
+/* kpxdp.c: every XDP link closed (kp_close) */
+void kp_xdp_close(struct kp *kp);
 
 /* kproom.c: is k in s (at: its slot, or where it would go)? */
 bool kp_keys_find(const struct kp_keys *s, uint64_t k, size_t *at);

@@ -77,3 +77,15 @@ bool kp_take_room(struct kp *kp) { (void)kp; return false; }
 size_t kp_unheld(struct kp *kp, uint64_t *out, size_t max) { (void)kp; (void)out; (void)max; return 0; }
 int kp_remirror(struct kp *kp) { (void)kp; errno = ENOSYS; return -1; }
 int kp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; }
+int kp_xdp_attach(struct kp *kp, int ifindex, int mode, int *got, char *why, size_t whylen)
+{ (void)kp; (void)ifindex; (void)mode; (void)got; (void)why; (void)whylen; errno = ENOSYS; return -1; }
+int kp_xdp_detach(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return 0; }
+void kp_xdp_forget(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; }
+int kp_xdp_mode(struct kp *kp, int ifindex) { (void)kp; (void)ifindex; return 0; }
+int kp_xdp_other(int ifindex, char *name, size_t len)
+{ (void)ifindex; if (name != NULL && len > 0) name[0] = '\0'; return -1; }
+int kp_xdp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; }
+int kp_uppers(int ifindex, char *name, size_t len)
+{ (void)ifindex; if (name != NULL && len > 0) name[0] = '\0'; return -1; }
+void kp_uppers_forget(void) { }
+void kp_xdp_names(void) { }

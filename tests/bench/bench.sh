@@ -86,27 +86,7 @@ measure() {
 	eval "$1_RADD='$RADD' $1_RDEL='$RDEL'"
 }
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-
-# per_100k TICKS_CMD...: CPU seconds per 100k answered, over 400k
-# requests at 100k/s, as TICKS_CMD counts them (clock ticks, before and
-# after)
-per_100k() {
-	local t0 t1 out answered
-	t0=$("$@")
-	out=$(ns c "$ARPC" -q -i cv --stats -r 100000 -c 400000 -w 300 -t 8000 10.0.0.1)
-	t1=$("$@")
-	answered=$(sed -n 's/^sent [0-9]* received \([0-9]*\).*/\1/p' <<<"$out")
-	awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$answered" \
-		'BEGIN { printf "%.3f", n ? t / hz / (n / 100000) : 0 }'
-}
-cpu_per_100k() { per_100k cpu_ticks "$DPID"; }
-
-# the whole box's CPU seconds (every CPU's non-idle time, /proc/stat:
-# softirq included, where the kernel and the eBPF program answer) per
-# 100k answered; the client's own share is the same in every column
-box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
-box_per_100k() { per_100k box_ticks; }
+# cpu_ticks, per_100k, cpu_per_100k, box_ticks, box_per_100k: benchlib.sh
 
 # Start arpownd in ns h as a service would (no -d: nothing logged per
 # packet), wait for READY=1; DPID, READY_MS.  It drops to an unprivileged
@@ -176,8 +156,10 @@ CTLLOSS=$(awk -v o="$out" 'BEGIN { n = split(o, f, " "); for (i = 1; i < n; i++)
 CTLRATE=$(field achieved_rate "$out")
 RSS1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status")
 bench_stop
-# the kernel answer path (answer_path = kernel), where it was built: the
-# same measures, beside the kernel's and the capture path's, in this run
+# the kernel answer path (answer_path = auto), where it was built: the
+# same measures, beside the kernel's and the capture path's, in this run.
+# Since issue 24 auto prefers XDP: on this veth pair, generic XDP; the
+# TC program's rows beside it are make bench-kpath's (kbench.sh)
 P_ON=
 echo "== arpownd, answer_path = auto (the kernel path where it loads)"
 printf 'answer_path = auto\n' >>"$CONF"

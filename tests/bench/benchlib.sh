@@ -103,3 +103,60 @@ load() {
 	LRATE=$(med3 "${rates[@]}")
 	LP99=$(med3 "${p99s[@]}")
 }
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# per_100k TICKS_CMD...: CPU seconds per 100k answered, over 400k
+# requests at 100k/s, as TICKS_CMD counts them (clock ticks, before and
+# after)
+per_100k() {
+	local t0 t1 out answered
+	t0=$("$@")
+	out=$(ns c "$ARPC" -q -i cv --stats -r 100000 -c 400000 -w 300 -t 8000 10.0.0.1)
+	t1=$("$@")
+	answered=$(sed -n 's/^sent [0-9]* received \([0-9]*\).*/\1/p' <<<"$out")
+	awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$answered" \
+		'BEGIN { printf "%.3f", n ? t / hz / (n / 100000) : 0 }'
+}
+cpu_per_100k() { per_100k cpu_ticks "$DPID"; }
+
+# the whole box's CPU seconds (every CPU's non-idle time, /proc/stat:
+# softirq included, where the kernel and the eBPF program answer) per
+# 100k answered; the client's own share is the same in every column
+box_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+box_per_100k() { per_100k box_ticks; }
+
+# box3: box_per_100k three times, the median (BOX): one run swings with
+# what else the box does
+box3() {
+	local i v=()
+	for i in 1 2 3; do v+=("$(box_per_100k)"); done
+	BOX=$(printf '%s\n' "${v[@]}" | sort -g | sed -n 2p)
+}
+
+# spin MS: iterations of a busy loop in ns h in MS ms (one CPU's worth
+# of work the host has to do)
+spin() {
+	ns h perl -e '$SIG{ALRM} = sub { print "$n\n"; exit 0 }; alarm($ARGV[0] / 1000); $n++ while 1;' "$1"
+}
+
+# storm: two sender threads as fast as they go (bounded: 1,000,000
+# requests, 8 s), 64 senders, the limits as configured; while it runs, a
+# busy loop on the host.  STORM_OFF (requests/s offered), STORM_ANS
+# (answered/s), STORM_LEFT (the loop's iterations as a percentage of
+# the same loop on the idle box, SPIN0: measured first).
+storm() {
+	local out n
+	[ -n "${SPIN0:-}" ] || SPIN0=$(spin 2000)
+	bg_run c "$ARPC" -q -i cv --stats --threads 2 --vary 64 -s 10.0.0.128 -r 0 -c 1000000 \
+		-w 300 -t 8000 10.0.0.1 >"$TMPDIR_T/storm.out" 2>&1
+	local p=$LAST_PID
+	sleep 0.3
+	n=$(spin 2000)
+	wait "$p" || true
+	out=$(cat "$TMPDIR_T/storm.out")
+	STORM_OFF=$(field achieved_rate "$out")
+	STORM_ANS=$(awk -v o="$out" 'BEGIN { n = split(o, f, " "); for (i = 1; i < n; i++) x[f[i]] = f[i + 1]
+		if (x["sent"] > 0 && x["achieved_rate"] > 0) printf "%d", x["answered"] * x["achieved_rate"] / x["sent"]; else print 0 }')
+	STORM_LEFT=$(awk -v n="$n" -v z="$SPIN0" 'BEGIN { printf "%.0f", z ? 100 * n / z : 0 }')
+}

@@ -31,7 +31,8 @@ kp_start() {
 	shift
 	_KP_RUNS=$((_KP_RUNS + 1))
 	KP_OUT=$TMPDIR_T/kptest.$_KP_RUNS.out
-	bg_run "$nsn" "$KPTEST" "$@" >"$KP_OUT" 2>&1
+	# KP_XDP=native|generic: the program at XDP (tests/integration/xdp/)
+	bg_run "$nsn" "$KPTEST" ${KP_XDP:+--xdp "$KP_XDP"} "$@" >"$KP_OUT" 2>&1
 	KP_PID=$LAST_PID
 	wait_for 20000 _kp_ready || fail "kptest: not ready in 20 s: $(cat "$KP_OUT")"
 	if grep -q '^ready$' "$KP_OUT"; then

@@ -348,6 +348,15 @@ arpownd_start() {
 			[ "$k" -gt 0 ] || fail "answer_path = kernel, but no interface is answered by the kernel path"
 			echo "# $k interface(s) answered by the kernel path"
 		fi
+		# on XDP (tests/integration/xdp/*.sh): at XDP, not TC behind a
+		# fallback
+		if [ "${ARPOWND_ANSWER_PATH:-}" = xdp ] && grep -q '^answer_path = xdp' "$CONF" 2>/dev/null &&
+		    ! grep -q '^[[:space:]]*log_level[[:space:]]*=[[:space:]]*debug' "$CONF"; then
+			local k
+			k=$(tail -n 200 "$TMPDIR_T/arpownd.log" | grep -c ': answered by the kernel path at XDP')
+			[ "$k" -gt 0 ] || fail "answer_path = xdp, but no interface is answered at XDP"
+			echo "# $k interface(s) answered by the kernel path at XDP"
+		fi
 		return 0
 	fi
 	if _daemon_gone; then

@@ -50,6 +50,7 @@ static struct {
 	bool		 has_allow, has_deny, has_ours;
 	const char	*drop;
 	bool		 keep_bpf, keep_perfmon, load_after_drop;
+	int		 xdp;		/* --xdp native|generic: at XDP in that mode (KP_XDP_*) */
 	unsigned	 max_addrs, max_links;
 	uint32_t	 publish;
 	uint8_t		 publish_mac[6];
@@ -277,7 +278,8 @@ attach_named(const char *name)
 
 	if (idx == 0)
 		die("no interface %s", name);
-	if (kp_attach(KP, (int)idx, NULL, why, sizeof(why)) == -1) {
+	if (O.xdp != 0 ? kp_xdp_attach(KP, (int)idx, O.xdp, NULL, why, sizeof(why)) == -1 :
+	    kp_attach(KP, (int)idx, NULL, why, sizeof(why)) == -1) {
 		printf("error: attach %s: %s\n", name, why);
 		return -1;
 	}
@@ -331,6 +333,7 @@ static const struct option longopts[] = {
 	{ "purge", no_argument, NULL, 'X' },
 	{ "max-addrs", required_argument, NULL, 'M' },
 	{ "max-links", required_argument, NULL, 'N' },
+	{ "xdp", required_argument, NULL, 'x' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -384,6 +387,16 @@ main(int argc, char **argv)
 		case 'l': O.late = optarg; break;
 		case 'M': O.max_addrs = (unsigned)atol(optarg); break;
 		case 'N': O.max_links = (unsigned)atol(optarg); break;
+		case 'x':
+			/* the program at XDP in this mode (native on a veth needs
+			 * the peer's NAPI: GRO or an XDP program there) */
+			if (strcmp(optarg, "native") == 0)
+				O.xdp = KP_XDP_NATIVE;
+			else if (strcmp(optarg, "generic") == 0)
+				O.xdp = KP_XDP_GENERIC;
+			else
+				die("--xdp native|generic: %s", optarg);
+			break;
 		case 'X':
 			n = kp_purge(why, sizeof(why));
 			if (n < 0) {

@@ -13,7 +13,13 @@
  * The program is attached to P0 as the daemon attaches it (which makes
  * P0's counters), and off it while the kernel answers.
  *
- * Usage: progtest P0 P1 Q0 (run by tests/integration/kpath/progtest.sh in
+ * With --xdp the XDP program (arpownd_xdp, the same object and maps) is
+ * run instead, with the same frames and the same expectations: its
+ * verdict XDP_TX for an answer, the reply being the output frame itself
+ * (compared with the same kernel reply), XDP_DROP for a limit's refusal,
+ * XDP_PASS with the frame as it came for everything else.
+ *
+ * Usage: progtest [--xdp] P0 P1 Q0 (run by tests/integration/kpath/progtest.sh in
  * a network namespace of its own: P0 10.1.0.1/24 <-> P1, Q0 10.2.0.1/24
  * up, all managed).  Exit 0, 1 on a failed check, 77 when the program
  * cannot be loaded here. */
@@ -29,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/pkt_cls.h>
@@ -51,6 +58,7 @@
 #define MAXF	256
 
 static int bad, P0, P1, Q0, sock_p1;
+static bool XDP;		/* run arpownd_xdp, not arpownd_answer */
 static struct kp *KP;
 static struct tbl *T;
 static uint8_t mac_p0[6];
@@ -243,27 +251,37 @@ counters(uint64_t c[KP_NCOUNTERS])
 		memset(c, 0, sizeof(uint64_t) * KP_NCOUNTERS);
 }
 
-/* Run f through the program on P0: -1 is TC_ACT_UNSPEC; the counter that
- * moved (exactly one, else -1); a reply into *rep (rep->len 0: none). */
+/* Run f through the program on P0 (TC, or XDP): its verdict into
+ * *retval; the counter that moved (exactly one, else -1); a reply into
+ * *rep (rep->len 0: none): the clone read on P1 (TC), the output frame
+ * of an XDP_TX (XDP). */
 static int
 run(const char *what, const struct frame *f, unsigned *retval, struct frame *rep)
 {
 	struct frame out;
 	struct __sk_buff ctx = { .ifindex = (uint32_t)P0 };
+	/* data_end: the frame's length, as the kernel wants it */
+	struct xdp_md xctx = { .data_end = (uint32_t)f->len, .ingress_ifindex = (uint32_t)P0 };
 	uint64_t c[KP_NCOUNTERS];
 	int i, moved = -2;
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = f->b, .data_size_in = (uint32_t)f->len,
 	    .data_out = out.b, .data_size_out = sizeof(out.b), .ctx_in = &ctx,
 	    .ctx_size_in = sizeof(ctx), .repeat = 1);
 
+	if (XDP) {
+		o.ctx_in = &xctx;
+		o.ctx_size_in = sizeof(xctx);
+	}
 	drain_p1();
 	counters(C0);
-	if (bpf_prog_test_run_opts(bpf_program__fd(KP->skel->progs.arpownd_answer), &o) != 0) {
-		fail("test run: %s", strerror(errno));
+	if (bpf_prog_test_run_opts(bpf_program__fd(XDP ? KP->skel->progs.arpownd_xdp :
+	    KP->skel->progs.arpownd_answer), &o) != 0) {
+		fail("%s: test run: %s", what, strerror(errno));
 		return -3;
 	}
 	*retval = o.retval;
-	if (o.data_size_out != f->len || memcmp(out.b, f->b, f->len) != 0)
+	if ((!XDP || o.retval == XDP_PASS) &&
+	    (o.data_size_out != f->len || memcmp(out.b, f->b, f->len) != 0))
 		fail("%s: the frame did not go on as it came (%u bytes out, %zu in)",
 		    what, o.data_size_out, f->len);
 	counters(c);
@@ -273,6 +291,22 @@ run(const char *what, const struct frame *f, unsigned *retval, struct frame *rep
 		moved = moved == -2 && c[i] == C0[i] + 1 ? i : -1;
 	}
 	rep->len = 0;
+	if (XDP) {
+		/* the verdict each outcome must have */
+		unsigned want = moved == KP_C_ANSWERED ? XDP_TX : moved == KP_C_LIMITED_SENDER ||
+		    moved == KP_C_LIMITED_TOTAL ? XDP_DROP : XDP_PASS;
+
+		if (o.retval != want)
+			fail("%s: XDP verdict %u, want %u", what, o.retval, want);
+		if (o.retval == XDP_TX) {
+			memcpy(rep->b, out.b, o.data_size_out);
+			rep->len = o.data_size_out;
+		}
+		/* nothing may come out of P0 besides (no clone at XDP) */
+		if (recv_p1(&out, 0) == 0)
+			fail("%s: a frame came out of P0 from the XDP program", what);
+		return moved;
+	}
 	if (recv_p1(rep, moved == KP_C_ANSWERED ? 500 : 20) == -1)
 		rep->len = 0;
 	return moved;
@@ -290,7 +324,7 @@ expect(const char *what, const struct req *r, int want, const uint8_t *mac, int 
 
 	build(r, &f);
 	got = run(what, &f, &rv, &rep);
-	if (rv != (unsigned)TC_ACT_UNSPEC)
+	if (!XDP && rv != (unsigned)TC_ACT_UNSPEC)
 		fail("%s: verdict %d, not TC_ACT_UNSPEC", what, (int)rv);
 	if (got != want) {
 		fail("%s: counter %s, want %s", what, got >= 0 ? kp_counter_name(got) : "none/several",
@@ -414,8 +448,16 @@ frames(void)
 	    KP_C_ANSWERED, mac_p0, 1);
 	expect("a sender in 0/8 (0.0.0.1)", &(struct req){ .sip = "0.0.0.1", .tip = Tg },
 	    KP_C_ANSWERED, mac_p0, 0);
-	expect("longer than 106 bytes", &(struct req){ .sip = S, .tip = Tg, .len = 107 },
-	    KP_C_PASS_TRIM, NULL, 0);
+	/* the TC program puts the request back, and keeps no more than 64
+	 * bytes for it; XDP consumes it and answers any length */
+	if (XDP) {
+		expect("107 bytes", &(struct req){ .sip = S, .tip = Tg, .len = 107 },
+		    KP_C_ANSWERED, mac_p0, 1);
+		expect("250 bytes", &(struct req){ .sip = S, .tip = Tg, .len = 250 },
+		    KP_C_ANSWERED, mac_p0, 1);
+	} else
+		expect("longer than 106 bytes", &(struct req){ .sip = S, .tip = Tg, .len = 107 },
+		    KP_C_PASS_TRIM, NULL, 0);
 	expect("truncated to 30", &(struct req){ .sip = S, .tip = Tg, .len = 30 }, INV, NULL, 0);
 	expect("truncated to 21", &(struct req){ .sip = S, .tip = Tg, .len = 21 }, INV, NULL, 0);
 	expect("truncated to 41", &(struct req){ .sip = S, .tip = Tg, .len = 41 }, INV, NULL, 0);
@@ -642,9 +684,14 @@ main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	log_init(LOG_WARNING, true);
+	if (argc > 1 && strcmp(argv[1], "--xdp") == 0) {
+		XDP = true;
+		argc--;
+		argv++;
+	}
 	if (argc != 4 || (P0 = (int)if_nametoindex(argv[1])) == 0 ||
 	    (P1 = (int)if_nametoindex(argv[2])) == 0 || (Q0 = (int)if_nametoindex(argv[3])) == 0) {
-		fprintf(stderr, "usage: progtest P0 P1 Q0 (existing interfaces)\n");
+		fprintf(stderr, "usage: progtest [--xdp] P0 P1 Q0 (existing interfaces)\n");
 		return 2;
 	}
 	sa.sll_ifindex = P1;

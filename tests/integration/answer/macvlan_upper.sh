@@ -7,7 +7,8 @@
 # it answers with a copy and lets the request go on up (and answers it
 # once: the capture path does not answer it again).  Also while the
 # daemon is SIGSTOPped (on the kernel path the program still answers).
-# tests/integration/kpath/macvlan_upper.sh runs it with answer_path = kernel.
+# tests/integration/kpath/macvlan_upper.sh runs it with answer_path = kernel,
+# xdp/macvlan_upper.sh with answer_path = xdp (eth0 at TC, for mv0).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
 trap cleanup EXIT
@@ -44,8 +45,17 @@ expect_eq "$n0" 200 "arpownd: 200 requests, 200 replies from eth0 (none twice)"
 [ "$nmv" -ge 190 ] || fail "arpownd: mv0 answered $nmv of 200: the broadcasts do not reach it"
 pass "arpownd: mv0 got the broadcasts too ($nmv of 200 answered by the kernel there)"
 
+# at XDP a request answered is consumed: eth0, with mv0 on it, is
+# answered at TC, and status says why (xdp/macvlan_upper.sh)
+if [ "${ARPOWND_ANSWER_PATH:-}" = xdp ]; then
+	expect_eq "$(ctl_get status "' '.join(i['name'] + '=' + i['answer_path'] for i in sorted(d['managed'], key=lambda i: i['name']))")" \
+		"eth0=kernel eth1=xdp eth2=xdp" "xdp: eth0 (mv0 on it) at TC, eth1 and eth2 at XDP"
+	ctl_get status "[i['not_xdp'] for i in d['managed'] if i['name'] == 'eth0'][0]" | grep -q "upper device.*mv0" ||
+		fail "xdp: eth0's not_xdp does not name mv0"
+	pass "xdp: eth0's not_xdp names its upper device mv0"
+fi
 kill -STOP "$ARPOWND_PID"
-if [ "${ARPOWND_ANSWER_PATH:-}" = kernel ]; then
+if [ "${ARPOWND_ANSWER_PATH:-}" = kernel ] || [ "${ARPOWND_ANSWER_PATH:-}" = xdp ]; then
 	both || fail "stopped: expected 2 replies (the program on eth0, mv0), got $NREPLY from '$MACS'"
 	pass "stopped: 10.0.0.1 answered by the program on eth0 and by the kernel on mv0"
 else

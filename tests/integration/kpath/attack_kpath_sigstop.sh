@@ -8,6 +8,8 @@
 #  - a MAC change: never a reply with the old MAC;
 #  - the interface made a bridge port: not answered there;
 # then SIGCONT: the daemon catches up, and each answer is right again.
+# ARPOWND_ANSWER_PATH=xdp (tests/integration/xdp/attack_sigstop.sh): the
+# same at XDP.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
 trap cleanup EXIT
@@ -17,7 +19,7 @@ need_cmd tc
 seed_net
 write_conf "[global]
 interfaces = eth*
-answer_path = kernel"
+answer_path = ${ARPOWND_ANSWER_PATH:-kernel}"
 arpownd_start h -c "$CONF"
 if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
 	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
@@ -76,4 +78,10 @@ MAC1=$(mac_of h eth1)
 answered2() { ask c c0 10.0.0.2 -w 50; [ "$MACS" = "$MAC1" ]; }
 wait_for 3000 answered2 || fail "eth1 out of the bridge: 10.0.0.2 not answered by its new MAC $MAC1 ('$MACS')"
 pass "eth1 out of the bridge: 10.0.0.2 answered with the new MAC"
-expect_eq "$(ns h tc filter show dev eth1 ingress 2>/dev/null | grep -c arpownd_answer)" 1 "the program is back on eth1"
+if [ "${ARPOWND_ANSWER_PATH:-kernel}" = xdp ]; then
+	expect_eq "$(ns h ip -d link show dev eth1 | grep -c 'prog/xdp')" 1 "the XDP program is back on eth1"
+	expect_eq "$(ns h tc filter show dev eth1 ingress 2>/dev/null | grep -c arpownd_answer)" 0 \
+	    "and the TC one (eth1's while it was a port) is off"
+else
+	expect_eq "$(ns h tc filter show dev eth1 ingress 2>/dev/null | grep -c arpownd_answer)" 1 "the program is back on eth1"
+fi

@@ -26,4 +26,4 @@ exec unshare --net -- sh -ec '
 		done
 	done
 	for l in lo p0 p1 q0 q1; do ip link set "$l" up; done
-	exec "$1" p0 p1 q0' sh "$PT"
+	exec "$1" $2 p0 p1 q0' sh "$PT" "${PROGTEST_FLAGS:-}"
