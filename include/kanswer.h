@@ -58,6 +58,10 @@ void kan_start(struct kan *k, const struct kan_deps *d, const struct conf *c,
  * program holds (never replaced), as a configuration error into err;
  * false when there is none.  The start does not go on (78). */
 bool kan_refused(const struct kan *k, char *err, size_t errlen);
+/* Before a reload swaps nc in: an interface nc puts on answer_path = xdp
+ * where another XDP program is (never replaced), as a configuration error
+ * naming both into err; false when there is none (or no kernel path). */
+bool kan_xdp_conflict(struct kan *k, const struct conf *nc, char *err, size_t errlen);
 /* Detach from every interface and unload (the stop, before the sysctls
  * go back: the capture path answers meanwhile); NULL is fine. */
 void kan_close(struct kan *k);

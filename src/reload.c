@@ -447,6 +447,13 @@ cannot_honour(struct rld *r, const struct conf *nc, struct sink *k)
 		sink_err(k, msg);
 		return 1;
 	}
+	/* answer_path = xdp onto an interface another XDP program holds:
+	 * refused at a start (78), refused here alike */
+	if (kan_xdp_conflict(r->d.kan, nc, why, sizeof(why))) {
+		snprintf(msg, sizeof(msg), "%s: %s", r->d.src.path, why);
+		sink_err(k, msg);
+		return 1;
+	}
 	if (r->d.kan != NULL || !kan_required(nc))
 		return 0;
 	if (r->d.bpf_at_start)

@@ -7,13 +7,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <net/if_arp.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "conf.h"
 #include "kanint.h"
 #include "kpath.h"
 #include "log.h"
 #include "msgid.h"
+#include "policy.h"
 
 int
 kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, char *why, size_t len)
@@ -102,4 +105,51 @@ kan_hook_xdp(struct kan *k, struct tbl_iface *ifp, struct kan_if *s, int mode)
 	    "answers and the requests they answer are not seen by tcpdump: see arpownctl "
 	    "counters", ifp->name, got == KP_XDP_NATIVE ? "native" : "generic");
 	return true;
+}
+
+/* The first interface nc would put at XDP where another program is. */
+struct conflict {
+	struct kan		*k;
+	const struct conf	*nc;
+	char			*err;
+	size_t			 errlen;
+	bool			 found;
+};
+
+static int
+conflict_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct conflict *c = arg;
+	struct kan_if *s = kan_slot(c->k, ifp->ifindex, false);
+	struct conf_ifset set;
+	struct tbl_iface as;
+	char why[128], other[96];
+
+	if (conf_iface(c->nc, ifp->name, &set) == -1 || set.answer_path != CONF_PATH_XDP ||
+	    !pol_answers(set.mode) || ifp->type != ARPHRD_ETHER ||
+	    (s != NULL && s->attached && s->xdp != 0))
+		return 0;
+	/* where xdp itself would go to TC (a bridge, a port, a VLAN's
+	 * lower device), no XDP hook is asked of the other program */
+	as = *ifp;
+	as.answer_path = CONF_PATH_XDP;
+	if (kanx_choose(c->k->d.tbl, &as, why, sizeof(why)) == KANX_TC ||
+	    kp_xdp_other(ifp->ifindex, other, sizeof(other)) <= 0)
+		return 0;
+	snprintf(c->err, c->errlen, "%s: answer_path = xdp: another XDP program is on it: "
+	    "%s; it is never replaced (answer_path = auto answers there at TC)", ifp->name,
+	    other);
+	c->found = true;
+	return 1;
+}
+
+bool
+kan_xdp_conflict(struct kan *k, const struct conf *nc, char *err, size_t errlen)
+{
+	struct conflict c = { k, nc, err, errlen, false };
+
+	if (k == NULL || !k->started)
+		return false;
+	(void)tbl_iface_each(k->d.tbl, conflict_cb, &c);
+	return c.found;
 }

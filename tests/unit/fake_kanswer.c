@@ -34,3 +34,13 @@ kan_required(const struct conf *c)
 	(void)c;
 	return false;
 }
+
+bool
+kan_xdp_conflict(struct kan *k, const struct conf *nc, char *err, size_t errlen)
+{
+	(void)k;
+	(void)nc;
+	(void)err;
+	(void)errlen;
+	return false;
+}

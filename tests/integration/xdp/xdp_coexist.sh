@@ -97,3 +97,26 @@ expect_eq "$(ns h tc filter show dev eth0 ingress 2>/dev/null | grep -c arpownd_
 ask c c0 10.0.0.1
 [[ ,$MACS, == *,$MAC0,* ]] || fail "refused start: the kernel does not answer 10.0.0.1 from eth0 ('$MACS')"
 pass "refused start: the kernel answers 10.0.0.1 again"
+
+# a reload to answer_path = xdp onto eth0 is refused alike: the error
+# names fw_xdp to the one who reloads, and what ran goes on unchanged
+write_conf "[global]
+interfaces = eth*
+answer_path = auto"
+arpownd_start h -c "$CONF"
+printf '[interface e0]\nmatch = eth0\nanswer_path = xdp\n' >>"$CONF"
+rc=0
+out=$(ctl reload -c "$CONF" 2>&1) || rc=$?
+[ "$rc" -ne 0 ] || fail "reload to xdp on eth0 accepted: $out"
+grep -q "eth0: answer_path = xdp: another XDP program is on it: fw_xdp (id ${FID#* })" <<<"$out" ||
+	fail "reload refused without naming fw_xdp on eth0: $out"
+pass "reload to xdp on eth0: refused, naming fw_xdp"
+expect_eq "$(ctl_get status "' '.join(i['name'] + '=' + i['answer_path'] for i in sorted(d['managed'], key=lambda i: i['name']))")" \
+	"eth0=kernel eth1=xdp eth2=xdp" "refused reload: every interface on the hook it was on"
+expect_eq "$(xprog eth0)" "$FID" "refused reload: the foreign program stays on eth0"
+expect_reply c c0 10.0.0.1 "$MAC0" "refused reload: eth0 still answers 10.0.0.1 (TC)"
+# xdp named on an interface nobody else holds: accepted
+sed -i 's/match = eth0/match = eth1/' "$CONF"
+ctl reload -c "$CONF" >/dev/null 2>&1 || fail "reload to xdp on eth1 refused"
+pass "reload to xdp on eth1 (no other program there): accepted"
+expect_reply c c0 10.0.0.2 "$MAC1" "eth1 answers at XDP after the reload"
