@@ -655,7 +655,33 @@ print(" ".join("%s=%s" % (i["name"], i.get("answer_path")) for i in sorted(d["ma
 	[[ $(prop ExecStopPost) == *"status=0/0"* ]] || fail "kernel path, SIGKILL: ExecStopPost failed: $(prop ExecStopPost)"
 	wait_for 3000 _filters_are 11 || fail "kernel path, after SIGKILL and restart: filters eth0/eth1 $(_filters eth0)/$(_filters eth1), not one each"
 	expect_reply c c0 10.0.0.1 "$MAC0" "kernel path, after SIGKILL and restart: 10.0.0.1 answered by eth0 alone"
+	# answer_path = xdp under the same drop-in: the program at XDP (its
+	# links made after the drop, with CAP_NET_ADMIN alone), the same
+	# capabilities left, nothing at XDP after a SIGKILL or a stop
+	_xdp() { ns h ip link show dev "$1" 2>/dev/null | grep -c 'name arpownd_xdp'; }
+	_xdp_are() { [ "$(_xdp eth0)$(_xdp eth1)" = "$1" ]; }
+	printf '[global]\ninterfaces = eth0 eth1\nanswer_path = xdp\n' >"$MERGED$CONFFILE"
+	out=$(ce systemctl restart arpownd 2>&1) || fail "answer_path = xdp: systemctl restart: $out"
+	expect_eq "$(_xdp eth0)$(_xdp eth1)/$(_filters eth0)$(_filters eth1)" 11/00 \
+		"xdp: arpownd_xdp on eth0 and eth1, no TC filter"
+	HP=$(host_pid "$(prop MainPID)") || fail "xdp: no host pid"
+	expect_eq "$(awk '$1 == "CapEff:" { print $2 }' "/proc/$HP/status")" 0000000000003000 \
+		"xdp, running: CapEff = CAP_NET_RAW + CAP_NET_ADMIN (CAP_BPF, CAP_PERFMON given up)"
+	expect_reply c c0 10.0.0.1 "$MAC0" "xdp: 10.0.0.1 answered by eth0 alone"
+	expect_reply c c0 10.0.0.2 "$MAC1" "xdp: 10.0.0.2 answered by eth1 alone"
+	ctl_as alice status --json
+	paths=$(python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(" ".join("%s=%s" % (i["name"], i.get("answer_path")) for i in sorted(d["managed"], key=lambda i: i["name"])))' <<<"$OUT") ||
+		fail "xdp: arpownctl status --json: $OUT"
+	expect_eq "$paths" "eth0=xdp eth1=xdp" "xdp: arpownctl status says xdp on each"
+	old=$(prop MainPID)
+	ce systemctl kill -s KILL arpownd || fail "xdp: systemctl kill -s KILL arpownd"
+	wait_for 10000 _running_pid_not "$old" || fail "xdp, SIGKILL: not running again"
+	wait_for 3000 _xdp_are 11 || fail "xdp, after SIGKILL and restart: arpownd_xdp eth0/eth1 $(_xdp eth0)/$(_xdp eth1)"
+	expect_reply c c0 10.0.0.1 "$MAC0" "xdp, after SIGKILL and restart: 10.0.0.1 answered by eth0 alone"
 	out=$(ce systemctl stop arpownd 2>&1) || fail "systemctl stop: $out"
+	expect_eq "$(_xdp eth0)$(_xdp eth1)" 00 "xdp, stopped: no arpownd_xdp left on eth0 or eth1"
 	expect_eq "$(_filters eth0)$(_filters eth1)" 00 "kernel path, stopped: no program left on eth0 or eth1"
 	expect_eq "$(pairs)" "eth0=1/2 eth1=1/2 eth2=0/0" "kernel path, stopped: the strict mode where it answered"
 	expect_reply c c0 10.0.0.2 "$MAC1" "kernel path, stopped: 10.0.0.2 answered by eth1 alone"
