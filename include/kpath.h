@@ -1,5 +1,5 @@
 /* kpath.h — the in-kernel answer path: load, attach and feed the eBPF
- * program of src/bpf/answer.bpf.c (maps in kpath_abi.h).  The daemon's
+ * program of src/kpath/bpf/answer.bpf.c (maps in kpath_abi.h).  The daemon's
  * table stays the authority: it writes grants; the program answers what
  * they cover while the kernel's own state (watched synchronously through a
  * netlink socket filter) still confirms them, and passes up the rest.

@@ -1,5 +1,5 @@
 /* kpath_abi.h — the maps shared by the in-kernel answer path
- * (src/bpf/answer.bpf.c) and its loader (src/kpath/kpath.c): keys, values,
+ * (src/kpath/bpf/answer.bpf.c) and its loader (src/kpath/kpath.c): keys, values,
  * constants.  Included by both sides; only linux/types.h types.
  *
  * Who writes what:

@@ -1,5 +1,5 @@
 /* rules.h — the kernel's IPv4 address rules, written once for the daemon
- * and the BPF program (src/bpf/answer.bpf.c), which include this file
+ * and the BPF program (src/kpath/bpf/answer.bpf.c), which include this file
  * alike so that the two cannot drift: only linux/types.h, static inline,
  * no libc, no BPF helpers, no loops.  Host order unless a name ends in _n
  * (network order, as the frame and netlink carry it).

@@ -1,7 +1,7 @@
 /* siphash.h — SipHash-2-4 (Aumasson and Bernstein, 2012): a keyed hash
  * that a sender who does not know the key cannot aim at a chosen bucket.
  * One implementation for the daemon (limit.c) and the BPF program
- * (src/bpf/answer.bpf.c), which include this file alike: only
+ * (src/kpath/bpf/answer.bpf.c), which include this file alike: only
  * linux/types.h, static inline, no loops in what the program calls. */
 #ifndef ARPOWND_SIPHASH_H
 #define ARPOWND_SIPHASH_H

@@ -1,5 +1,5 @@
 /* kpath.c — the in-kernel answer path's loader: loads the two programs
- * of src/bpf/answer.bpf.c (embedded as a bpftool skeleton), starts the
+ * of src/kpath/bpf/answer.bpf.c (embedded as a bpftool skeleton), starts the
  * kernel's mirror (kpmirror.c), reads the events, and unloads it all;
  * kpattach.c attaches the answerer where the daemon asks (kptc.c does
  * the TC side), kpcount.c reads back the counters, kpgrant.c writes the

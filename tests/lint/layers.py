@@ -6,7 +6,7 @@ must have no circle.
 The layers are written once, in tests/lint/layers.txt ("N name name ...",
 one line per layer); a module is src/NAME.c with include/NAME.h (or a
 private header beside it: src/DIR/NAME.h); NAME is the file's name less
-its last extension, so src/bpf/answer.bpf.c is answer.bpf, not answer.
+its last extension, so src/kpath/bpf/answer.bpf.c is answer.bpf, not answer.
 A header that belongs to no module (config.h, generated skeletons) is
 named with "-" and ignored.  "family HEAD NAME ..." names one module
 split over files (a public header, a private one its files share): the

@@ -148,7 +148,7 @@ def main(argv):
                         pass
     # BPF program names (tc shows them), which look like metrics
     progs = set()
-    for f in sorted(glob.glob(os.path.join(src, "src/bpf/*.bpf.[ch]"))):
+    for f in sorted(glob.glob(os.path.join(src, "src/kpath/bpf/*.bpf.[ch]"))):
         progs |= set(re.findall(r'SEC\("[^"]*"\)\s*int\s+(arpownd_\w+)', open(f).read()))
 
     for doc in argv[3:]:

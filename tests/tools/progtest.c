@@ -1,4 +1,4 @@
-/* progtest.c — the answer program itself (src/bpf/answer.bpf.c, the
+/* progtest.c — the answer program itself (src/kpath/bpf/answer.bpf.c, the
  * daemon's skeleton) run frame by frame with BPF_PROG_TEST_RUN, nothing
  * attached: the maps are filled by the daemon's own code (kp_open and its
  * mirror of the kernel's links and addresses, the table from rtnetlink,

@@ -1,5 +1,5 @@
 /* rules.bpf.c — include/rules.h compiled for the BPF target with the flags
- * of src/bpf/answer.bpf.c, run by tests/tools/rulestest.c through
+ * of src/kpath/bpf/answer.bpf.c, run by tests/tools/rulestest.c through
  * BPF_PROG_TEST_RUN on tests/unit/rules_table.h: the program and the
  * daemon answer from the same text, and this shows the BPF build of it
  * gives the same answers as the C one.  One row per run, written back
