@@ -8,13 +8,10 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "ifaceval.h"
 #include "rtnl.h"
 #include "statedir.h"
 #include "table.h"
-
-#define IFM_ARP_IGNORE_NEVER	8	/* "do not reply for local addresses" */
-#define IFM_ARP_IGNORE_OWNER	1	/* only for addresses on the arrival NIC */
-#define IFM_ARP_IGNORE_SUBNET	2	/* and the sender on one of its subnets */
 
 struct ifm;
 
@@ -55,26 +52,11 @@ int *ifm_managed_now(struct ifm *m, size_t *n);
  * are decided as they were while silent; off, unmarked again where no
  * record is held. */
 void ifm_drain_mark(struct ifm *m, const int *v, size_t n, bool on);
-/* The arp_ignore a stop leaves for mode under c (stop_leaves), or
- * STATE_NONE: the originals. */
-int ifm_leave_for(const struct conf *c, int mode);
-/* The arp_ignore a stop leaves on the interface called name under c
- * (its mode's strict value), or STATE_NONE: the originals; c NULL (no
- * configuration could be read): owner's, arp_ignore 1. */
-int ifm_leave_named(const struct conf *c, const char *name);
-/* Is v a value arpownd itself set on rec's interface (8, or what a stop
- * left)?  Such a value is never an original. */
-bool ifm_ours(const struct state_orig *rec, int v);
 /* The record of ifindex, or NULL. */
 const struct state_orig *ifm_record(struct ifm *m, int ifindex);
-/* The original to record for arp_ignore v on name: v, or the kernel's
- * default (warned) when v is 8 or outside 0..8 (8 is never an original). */
-int ifm_original_ignore(const char *name, int v);
 /* Can we change sysctls (CAP_NET_ADMIN)?  Asked by writing lo's value
  * back unchanged; 0, or -1 with errno. */
 int ifm_can_set(struct ifm *m);
-/* Warn when net.ipv4.conf.all holds an ARP value above 0 (never written). */
-void ifm_warn_conf_all(void);
 /* Records held (interfaces arpownd changed and has not given back). */
 size_t ifm_nrecords(const struct ifm *m);
 

@@ -1,9 +1,11 @@
 /* confkeys.c — the configuration's keys: for each, the sections it may be
  * set in, the parser that validates its value and the printer that writes
- * it back.  A new key is a row in keys[] and its two functions; conf.c
- * drives the table and never names a key.  iniparser's typed getters
- * accept malformed values silently, so every value arrives here as a
- * string and is checked, and an error says why in one line. */
+ * it back.  A new key is a row and its two functions: here the keys an
+ * [interface] section may set too, and [publish]'s; [global]'s own are in
+ * confglobal.c, and the lookups below walk both.  conf.c drives the rows
+ * and never names a key.  iniparser's typed getters accept malformed
+ * values silently, so every value arrives here as a string and is
+ * checked, and an error says why in one line. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -13,43 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 
 #include "confkeys.h"
+#include "confkeysint.h"
 #include "confvals.h"
 #include "policy.h"
 #include "util.h"
 
-/* Where a value is parsed into: the configuration and, in an [interface]
- * or [publish] section, that section (else NULL). */
-struct ckey_dst {
-	struct conf		*c;
-	struct conf_iface	*s;
-	struct conf_pub		*p;
-};
-
-/* Where it is printed from, the same. */
-struct ckey_src {
-	const struct conf	*c;
-	const struct conf_iface	*s;
-	const struct conf_pub	*p;
-};
-
-struct ckey {
-	const char	*name;
-	unsigned	 where;		/* CKEY_GLOBAL | CKEY_IFACE | CKEY_PUBLISH */
-	/* v into d, or why not */
-	int		(*parse)(const struct ckey_dst *d, const char *v, const char **why);
-	/* "name = value", unless what is printed from leaves the key unset */
-	void		(*print)(FILE *f, const char *name, const struct ckey_src *at);
-};
-
-static const char *const level_names[] = {
-	[LOG_ERR] = "err", [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice",
-	[LOG_INFO] = "info", [LOG_DEBUG] = "debug",
-};
 static const char *const defend_names[] = { "never", "once", "always" };
-static const char *const form_names[] = { NULL, "request", "reply", "both" };
 static const char *const path_names[] = { "capture", "auto", "kernel", "xdp" };
 
 /* ------------------------------------------------------------------ parsing */
@@ -159,199 +132,6 @@ k_answer_path(const struct ckey_dst *d, const char *v, const char **why)
 			return 0;
 		}
 	return *why = "must be capture, auto, kernel or xdp", -1;
-}
-
-static int
-k_announce_count(const struct ckey_dst *d, const char *v, const char **why)
-{
-	long n = cval_uint(v, 100);
-
-	if (n < 1)
-		return *why = "must be a whole number of frames, 1 to 100", -1;
-	d->c->announce_count = (unsigned)n;
-	return 0;
-}
-
-static int
-k_announce_interval(const struct ckey_dst *d, const char *v, const char **why)
-{
-	double secs = cval_seconds(v);
-
-	if (secs < 0.1 || secs > 60)
-		return *why = "must be seconds, 0.1 to 60 (e.g. 1.1)", -1;
-	d->c->announce_interval = secs;
-	return 0;
-}
-
-static int
-k_announce_form(const struct ckey_dst *d, const char *v, const char **why)
-{
-	if (strcmp(v, "request") == 0)
-		return d->c->announce_form = CONF_FORM_REQUEST, 0;
-	if (strcmp(v, "reply") == 0)
-		return d->c->announce_form = CONF_FORM_REPLY, 0;
-	if (strcmp(v, "both") == 0)
-		return d->c->announce_form = CONF_FORM_BOTH, 0;
-	return *why = "must be one of request, reply, both", -1;
-}
-
-static int
-k_announce_refresh(const struct ckey_dst *d, const char *v, const char **why)
-{
-	long n = cval_uint(v, 86400);
-
-	if (n < 0)
-		return *why = "must be a whole number of seconds, 0 (never) to 86400", -1;
-	d->c->announce_refresh = (unsigned)n;
-	return 0;
-}
-
-static int
-k_arp_announce(const struct ckey_dst *d, const char *v, const char **why)
-{
-	if (strcmp(v, "keep") == 0)
-		return d->c->arp_announce = CONF_ANNOUNCE_KEEP, 0;
-	if (strlen(v) == 1 && v[0] >= '0' && v[0] <= '2')
-		return d->c->arp_announce = v[0] - '0', 0;
-	return *why = "must be one of keep, 0, 1, 2", -1;
-}
-
-static int
-k_stop_leaves(const struct ckey_dst *d, const char *v, const char **why)
-{
-	if (strcmp(v, "strict") == 0)
-		return d->c->stop_leaves = CONF_STOP_STRICT, 0;
-	if (strcmp(v, "originals") == 0)
-		return d->c->stop_leaves = CONF_STOP_ORIGINALS, 0;
-	return *why = "must be strict or originals", -1;
-}
-
-static int
-k_learn(const struct ckey_dst *d, const char *v, const char **why)
-{
-	if (cval_bool(v, &d->c->learn) == -1)
-		return *why = "must be yes or no", -1;
-	return 0;
-}
-
-static int
-k_log_level(const struct ckey_dst *d, const char *v, const char **why)
-{
-	int l;
-
-	for (l = LOG_ERR; l <= LOG_DEBUG; l++)
-		if (strcmp(v, level_names[l]) == 0)
-			return d->c->log_level = l, 0;
-	return *why = "must be one of err, warning, notice, info, debug", -1;
-}
-
-static int
-k_user(const struct ckey_dst *d, const char *v, const char **why)
-{
-	char *u;
-
-	/* a name, a numeric uid, or uid:gid (no passwd entry needed) */
-	if (*v == '\0' || strpbrk(v, " \t/") != NULL ||
-	    (strchr(v, ':') != NULL && strspn(v, "0123456789:") != strlen(v)) ||
-	    (strchr(v, ':') != NULL && (v[0] == ':' || strchr(v, ':') != strrchr(v, ':') ||
-	    v[strlen(v) - 1] == ':')))
-		return *why = "must be a user name, a uid, or uid:gid", -1;
-	if ((u = strdup(v)) == NULL)
-		return *why = "out of memory", -1;
-	free(d->c->user);
-	d->c->user = u;
-	return 0;
-}
-
-static int
-k_rate(long *dst, const char *v, long max, const char **why)
-{
-	long n = cval_uint(v, max);
-
-	if (n < 0)
-		return *why = "must be a whole number (0 = no limit)", -1;
-	*dst = n;
-	return 0;
-}
-
-static int
-k_sender_rate(const struct ckey_dst *d, const char *v, const char **why)
-{
-	return k_rate(&d->c->sender_rate, v, 1000000, why);
-}
-
-static int
-k_total_rate(const struct ckey_dst *d, const char *v, const char **why)
-{
-	return k_rate(&d->c->total_rate, v, 100000000, why);
-}
-
-static int
-k_announce_rate(const struct ckey_dst *d, const char *v, const char **why)
-{
-	long n = cval_uint(v, 1000000);
-
-	if (n < 0 || (n > 0 && n < 10))
-		return *why = "must be a whole number of frames a second, 10 to 1000000 "
-		    "(0 = not paced)", -1;
-	d->c->announce_rate = n;
-	return 0;
-}
-
-static int
-k_busy_poll(const struct ckey_dst *d, const char *v, const char **why)
-{
-	long n = cval_uint(v, CONF_BUSY_POLL_MAX);
-
-	if (n < 0)
-		return *why = "must be a whole number of microseconds, 0 to 2000", -1;
-	d->c->busy_poll_us = n;
-	return 0;
-}
-
-static int
-k_qdisc_bypass(const struct ckey_dst *d, const char *v, const char **why)
-{
-	if (cval_bool(v, &d->c->qdisc_bypass) == -1)
-		return *why = "must be yes or no", -1;
-	return 0;
-}
-
-/*
- * An absolute path, and one that survives the trip through iniparser and
- * conf_print unchanged: iniparser cuts a value at ';' or '#', strips
- * quotes and surrounding blanks, so none of those may be in it.
- */
-static int
-k_metrics_file(const struct ckey_dst *d, const char *v, const char **why)
-{
-	const unsigned char *p;
-	char *m = NULL;
-
-	if (*v != '\0') {
-		if (*v != '/' || v[strlen(v) - 1] == '/')
-			return *why = "must be an absolute path to a file, or empty (off)", -1;
-		for (p = (const unsigned char *)v; *p != '\0'; p++)
-			if (*p <= ' ' || *p == 0x7f || strchr(";#\"'\\", *p) != NULL)
-				return *why = "a path without white space, control "
-				    "characters, quotes, backslashes, ';' or '#'", -1;
-		if ((m = strdup(v)) == NULL)
-			return *why = "out of memory", -1;
-	}
-	free(d->c->metrics_file);
-	d->c->metrics_file = m;
-	return 0;
-}
-
-static int
-k_metrics_interval(const struct ckey_dst *d, const char *v, const char **why)
-{
-	long n = cval_uint(v, CONF_METRICS_INTERVAL_MAX);
-
-	if (n < 1)
-		return *why = "must be a whole number of seconds, 1 to 3600", -1;
-	d->c->metrics_interval = n;
-	return 0;
 }
 
 static int
@@ -489,106 +269,6 @@ o_answer_path(FILE *f, const char *name, const struct ckey_src *at)
 }
 
 static void
-o_arp_announce(FILE *f, const char *name, const struct ckey_src *at)
-{
-	if (at->c->arp_announce == CONF_ANNOUNCE_KEEP)
-		fprintf(f, "%s = keep\n", name);
-	else
-		fprintf(f, "%s = %d\n", name, at->c->arp_announce);
-}
-
-static void
-o_stop_leaves(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %s\n", name,
-	    at->c->stop_leaves == CONF_STOP_ORIGINALS ? "originals" : "strict");
-}
-
-static void
-o_learn(FILE *f, const char *name, const struct ckey_src *at)
-{
-	cval_bool_print(f, name, at->c->learn);
-}
-
-static void
-o_log_level(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %s\n", name, level_names[at->c->log_level]);
-}
-
-static void
-o_user(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %s\n", name, at->c->user);
-}
-
-static void
-o_sender_rate(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %ld\n", name, at->c->sender_rate);
-}
-
-static void
-o_total_rate(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %ld\n", name, at->c->total_rate);
-}
-
-static void
-o_busy_poll(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %ld\n", name, at->c->busy_poll_us);
-}
-
-static void
-o_qdisc_bypass(FILE *f, const char *name, const struct ckey_src *at)
-{
-	cval_bool_print(f, name, at->c->qdisc_bypass);
-}
-
-static void
-o_announce_count(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %u\n", name, at->c->announce_count);
-}
-
-static void
-o_announce_interval(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %g\n", name, at->c->announce_interval);
-}
-
-static void
-o_announce_form(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %s\n", name, form_names[at->c->announce_form]);
-}
-
-static void
-o_announce_refresh(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %u\n", name, at->c->announce_refresh);
-}
-
-static void
-o_announce_rate(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %ld\n", name, at->c->announce_rate);
-}
-
-static void
-o_metrics_file(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %s\n", name, at->c->metrics_file ? at->c->metrics_file : "");
-}
-
-static void
-o_metrics_interval(FILE *f, const char *name, const struct ckey_src *at)
-{
-	fprintf(f, "%s = %ld\n", name, at->c->metrics_interval);
-}
-
-static void
 o_addresses(FILE *f, const char *name, const struct ckey_src *at)
 {
 	cval_nets_print(f, name, &at->p->set);
@@ -618,7 +298,8 @@ o_mac(FILE *f, const char *name, const struct ckey_src *at)
 #define P	CKEY_PUBLISH
 
 /*
- * Adding a key: a row here, its k_ parser and o_ printer above, a line in
+ * Adding a key: a row here (or in confglobal.c, for a key of [global]
+ * alone), its k_ parser and o_ printer beside it, a line in
  * conf/arpownd.conf and arpownd.conf(5).  The rows are in the order
  * conf_print writes them; a key set in a section its row does not allow is
  * an unknown key there.
@@ -633,22 +314,10 @@ static const struct ckey keys[] = {
 	{ "deny_senders",	G | I,	k_deny_senders,		o_deny_senders },
 	{ "allow_probes",	G | I,	k_allow_probes,		o_allow_probes },
 	{ "answer_path",	G | I,	k_answer_path,		o_answer_path },
-	{ "arp_announce",	G,	k_arp_announce,		o_arp_announce },
-	{ "stop_leaves",	G,	k_stop_leaves,		o_stop_leaves },
-	{ "learn",		G,	k_learn,		o_learn },
-	{ "log_level",		G,	k_log_level,		o_log_level },
-	{ "user",		G,	k_user,			o_user },
-	{ "sender_rate",	G,	k_sender_rate,		o_sender_rate },
-	{ "total_rate",		G,	k_total_rate,		o_total_rate },
-	{ "busy_poll_us",	G,	k_busy_poll,		o_busy_poll },
-	{ "qdisc_bypass",	G,	k_qdisc_bypass,		o_qdisc_bypass },
-	{ "announce_count",	G,	k_announce_count,	o_announce_count },
-	{ "announce_interval",	G,	k_announce_interval,	o_announce_interval },
-	{ "announce_form",	G,	k_announce_form,	o_announce_form },
-	{ "announce_refresh",	G,	k_announce_refresh,	o_announce_refresh },
-	{ "announce_rate",	G,	k_announce_rate,	o_announce_rate },
-	{ "metrics_file",	G,	k_metrics_file,		o_metrics_file },
-	{ "metrics_interval",	G,	k_metrics_interval,	o_metrics_interval },
+};
+
+/* [publish]'s, printed after [global]'s own (confglobal.c) */
+static const struct ckey pub_keys[] = {
 	{ "addresses",		P,	k_addresses,		o_addresses },
 	{ "interface",		P,	k_interface,		o_interface },
 	{ "mac",		P,	k_mac,			o_mac },
@@ -659,15 +328,29 @@ static const struct ckey keys[] = {
 #undef P
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
+#define NPUB	(sizeof(pub_keys) / sizeof(pub_keys[0]))
+
+/* Row i of all of them, in conf_print's order; NULL past the last. */
+static const struct ckey *
+row(size_t i)
+{
+	if (i < NKEYS)
+		return &keys[i];
+	if ((i -= NKEYS) < ckey_nglobals)
+		return &ckey_globals[i];
+	i -= ckey_nglobals;
+	return i < NPUB ? &pub_keys[i] : NULL;
+}
 
 const struct ckey *
 ckey_find(const char *name, unsigned where)
 {
+	const struct ckey *k;
 	size_t i;
 
-	for (i = 0; i < NKEYS; i++)
-		if ((keys[i].where & where) != 0 && strcmp(keys[i].name, name) == 0)
-			return &keys[i];
+	for (i = 0; (k = row(i)) != NULL; i++)
+		if ((k->where & where) != 0 && strcmp(k->name, name) == 0)
+			return k;
 	return NULL;
 }
 
@@ -684,13 +367,14 @@ ckey_parse(const struct ckey *k, struct conf *c, struct conf_iface *s, struct co
 const char *
 ckey_near(const char *name, unsigned where)
 {
+	const struct ckey *k;
 	const char *best = NULL;
 	size_t i, bd = 3, dd;
 
-	for (i = 0; i < NKEYS; i++)
-		if ((keys[i].where & where) != 0 && (dd = util_distance(name, keys[i].name)) < bd) {
+	for (i = 0; (k = row(i)) != NULL; i++)
+		if ((k->where & where) != 0 && (dd = util_distance(name, k->name)) < bd) {
 			bd = dd;
-			best = keys[i].name;
+			best = k->name;
 		}
 	return best;
 }
@@ -700,9 +384,10 @@ ckey_print(FILE *f, unsigned where, const struct conf *c, const struct conf_ifac
     const struct conf_pub *p)
 {
 	const struct ckey_src at = { c, s, p };
+	const struct ckey *k;
 	size_t i;
 
-	for (i = 0; i < NKEYS; i++)
-		if ((keys[i].where & where) != 0)
-			keys[i].print(f, keys[i].name, &at);
+	for (i = 0; (k = row(i)) != NULL; i++)
+		if ((k->where & where) != 0)
+			k->print(f, k->name, &at);
 }

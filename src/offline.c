@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iface.h"
+#include "ifaceval.h"
 #include "kanswer.h"
 #include "log.h"
 #include "nslock.h"

@@ -40,7 +40,7 @@
 
 #include "conf.h"
 #include "handover.h"
-#include "iface.h"
+#include "ifaceval.h"
 #include "log.h"
 #include "phases.h"
 #include "reload.h"

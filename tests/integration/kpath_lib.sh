@@ -108,3 +108,15 @@ frame_of() {
 	[ "$(grep -c '^frame ' <<<"$out")" = 1 ] || fail "expected one reply to $tgt $*: $out"
 	FRAME=$(sed -n 's/^frame //p' <<<"$out")
 }
+
+# kp_daemon_start CONF: arpownd in h (seed_net's namespaces) with the
+# configuration text CONF, which names answer_path = kernel; a kernel the
+# program cannot load on is a SKIP with the daemon's reason.
+kp_daemon_start() {
+	write_conf "$1"
+	arpownd_start h -c "$CONF"
+	if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
+		echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
+		exit 77
+	fi
+}

@@ -30,6 +30,7 @@
 #include "util.h"
 #include "kpath.h"
 #include "kpfeed.h"
+#include "linksync.h"
 #include "log.h"
 #include "policy.h"
 #include "priv.h"
@@ -138,25 +139,31 @@ refeed_unconfirmed(void)
 	}
 }
 
-/* The table, as the daemon keeps it; then the grants it changes. */
+/* The table, as the daemon keeps it (linksync's ls_apply, its one
+ * writer of the kernel's facts); then the grants it changes. */
 static void
 on_msg(const struct rtnl_msg *m, void *arg)
 {
 	struct tbl_iface *ifp = tbl_iface(T, m->ifindex);
 	bool live = arg != NULL;
-	size_t i, n;
-	uint32_t *gone;
+	struct ls_change c;
+	size_t i, n = 0;
+	uint32_t *gone = NULL;
 
+	if (m->kind == RTNL_DELLINK && ifp != NULL) {
+		/* its addresses' grants are decided again once it is gone */
+		n = ifp->naddrs;
+		gone = calloc(n ? n : 1, sizeof(*gone));
+		for (i = 0; gone != NULL && i < n; i++)
+			gone[i] = ifp->addrs[i].addr;
+		if (live && KP != NULL)
+			kp_detach(KP, m->ifindex);
+	}
+	ls_apply(T, m, 0, !live, &c);
 	switch (m->kind) {
 	case RTNL_NEWLINK:
-		if (ifp == NULL && (ifp = tbl_iface_add(T, m->ifindex)) == NULL)
+		if ((ifp = c.ifp) == NULL)
 			return;
-		memcpy(ifp->name, m->name, sizeof(ifp->name));
-		if (m->has_mac)
-			memcpy(ifp->mac, m->mac, 6);
-		ifp->type = m->type;
-		ifp->flags = m->flags;
-		ifp->master = m->master;
 		manage(ifp);
 		if (live && KP != NULL) {
 			feed_iface(ifp);
@@ -165,28 +172,14 @@ on_msg(const struct rtnl_msg *m, void *arg)
 		}
 		return;
 	case RTNL_DELLINK:
-		if (ifp == NULL)
-			return;
-		n = ifp->naddrs;
-		gone = calloc(n ? n : 1, sizeof(*gone));
-		for (i = 0; gone != NULL && i < n; i++)
-			gone[i] = ifp->addrs[i].addr;
-		if (live && KP != NULL)
-			kp_detach(KP, m->ifindex);
-		tbl_iface_del(T, m->ifindex);
 		for (i = 0; live && KP != NULL && gone != NULL && i < n; i++)
 			kpf_addr(KP, T, m->ifindex, gone[i]);
 		free(gone);
 		return;
 	case RTNL_NEWADDR:
-		if (ifp == NULL && (ifp = tbl_iface_add(T, m->ifindex)) == NULL)
-			return;
-		tbl_addr_add(T, m->ifindex, m->addr, m->prefix, m->plen);
-		break;
 	case RTNL_DELADDR:
-		if (ifp == NULL)
+		if ((ifp = tbl_iface(T, m->ifindex)) == NULL)
 			return;
-		tbl_addr_del(T, m->ifindex, m->addr, m->prefix, m->plen);
 		break;
 	default:
 		return;

@@ -8,6 +8,7 @@
 # on the new device, stays).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -15,14 +16,9 @@ need_cmd tc
 seed_net
 filters() { ns h tc filter show dev "$1" ingress 2>/dev/null | grep -c 'arpownd_answer'; }
 path_of() { ctl_get status "[i['answer_path'] for i in d['managed'] if i['name'] == '$1'][0]"; }
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 idx=$(ns h cat /sys/class/net/eth2/ifindex)
 expect_eq "$(filters eth2)" 1 "the program on eth2 (ifindex $idx)"
 

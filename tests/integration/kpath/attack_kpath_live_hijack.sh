@@ -19,6 +19,7 @@
 # a request for an address deleted after the kill is not answered.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -28,14 +29,9 @@ need_cmd setpriv
 
 seed_net
 
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 
 ns h ip addr add 10.0.0.9/24 dev eth0
 answered9() { ask c c0 10.0.0.9 -w 50; [ "$MACS" = "$MAC0" ]; }

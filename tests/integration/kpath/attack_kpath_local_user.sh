@@ -8,6 +8,7 @@
 # daemon must still answer from the program.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -17,14 +18,9 @@ seed_net
 nobody() { ns h setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
 all_filters() { local i; for i in eth0 eth1 eth2; do ns h tc filter show dev $i ingress 2>/dev/null | grep -c arpownd_answer; done | tr -d '\n'; }
 cap_lines() { grep -c "$1: answered who-has $2 " "$TMPDIR_T/arpownd.log"; }
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 
 if command -v bpftool >/dev/null 2>&1; then
 	ids=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*name arpownd_answer.*/\1/p' | tr "\n" " ")

@@ -5,6 +5,7 @@
 # right throughout.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -27,12 +28,7 @@ match = eth1
 answer_path = kernel"
 NONE="[global]
 interfaces = eth*"
-ARPOWND_ANSWER_PATH= write_conf "$ONE"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
+ARPOWND_ANSWER_PATH= kp_daemon_start "$ONE"
 expect_eq "$(all_filters)" 010 "the program on eth1 alone"
 expect_eq "$(paths)" "eth0=capture eth1=kernel eth2=capture" "status: eth1 kernel, the others capture"
 expect_reply c c0 10.0.0.1 "$MAC0" "10.0.0.1 answered by eth0 (capture)"

@@ -14,6 +14,7 @@
 #  5. deny_senders / allow_senders added and removed by reload.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -32,7 +33,7 @@ reload() {
 		fail "reload not done: $2"
 }
 
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel
 mode = owner
@@ -40,11 +41,6 @@ mode = owner
 [interface inside]
 match = eth0
 mode = system"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 expect_reply c c0 10.1.0.1 "$MAC0" "1: eth0 (system) answers for eth2's 10.1.0.1, eth1 (owner) does not"
 expect_reply f f0 10.1.0.1 "$MAC2" "1: eth2 answers its own 10.1.0.1"
 

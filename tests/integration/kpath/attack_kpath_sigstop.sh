@@ -12,19 +12,15 @@
 # same at XDP.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
 
 seed_net
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = ${ARPOWND_ANSWER_PATH:-kernel}"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 at_cleanup 'kill -CONT "$ARPOWND_PID" 2>/dev/null'
 cap_lines() { grep -c ": answered who-has $1 " "$TMPDIR_T/arpownd.log"; }
 

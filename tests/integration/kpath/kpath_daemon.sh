@@ -18,6 +18,7 @@
 #    else's clsact qdisc and filter on eth2 stay through all of it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -37,14 +38,9 @@ capture_lines() { grep -c "$1: answered who-has $2 " "$TMPDIR_T/arpownd.log"; }
 ns h tc qdisc add dev eth2 clsact || fail "tc qdisc add dev eth2 clsact"
 ns h tc filter add dev eth2 ingress pref 7 bpf bytecode '1,6 0 0 0,' || fail "tc filter add (classic BPF, matching nothing)"
 
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 expect_eq "$(all_filters)" 111 "the program on eth0, eth1 and eth2"
 expect_eq "$(ctl_get status "' '.join(i['name'] + '=' + i['answer_path'] for i in sorted(d['managed'], key=lambda i: i['name']))")" \
 	"eth0=kernel eth1=kernel eth2=kernel" "status: every interface answered by the kernel path"

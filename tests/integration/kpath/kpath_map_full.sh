@@ -8,6 +8,7 @@
 # by itself (doc/kpath.md, "Sizes, and what does not fit").
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -24,15 +25,10 @@ by_program() {
 	expect_eq "$(capture_lines eth0 10.0.0.1)" "$before" "$1: by the kernel path (no capture line)"
 }
 
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel
 announce = no"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 CAP=$(kp capacity)
 echo "# maps sized for $CAP address entries"
 # what they cost, as status says it: the kernel's own count (bpftool's

@@ -10,6 +10,7 @@
 # new address's did not fit, and the program answered nothing, for good.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -26,15 +27,10 @@ by_program() {
 	expect_eq "$(capture_lines eth0 10.0.0.1)" "$before" "$1: by the kernel path (no capture line)"
 }
 
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel
 announce = no"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 # --- 130 /24 publishes
 for i in $(seq 0 129); do
 	out=$(ctl publish "10.$((100 + i / 200)).$((i % 200)).0/24" eth1 2>&1) || fail "publish $i: $out"

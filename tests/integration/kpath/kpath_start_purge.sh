@@ -7,6 +7,7 @@
 # stays), and its clean stop leaves none.  Before, only --restore did.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
 need_cmd tc
@@ -17,14 +18,9 @@ foreign() { ns h tc filter show dev eth2 ingress 2>/dev/null | grep -c 'pref 7 b
 ns h tc qdisc add dev eth2 clsact || fail "tc qdisc add dev eth2 clsact"
 ns h tc filter add dev eth2 ingress pref 7 bpf bytecode '1,6 0 0 0,' || fail "an admin's filter on eth2"
 
-write_conf "[global]
+kp_daemon_start "[global]
 interfaces = eth*
 answer_path = kernel"
-arpownd_start h -c "$CONF"
-if grep -q 'the kernel answer path cannot load' "$TMPDIR_T/arpownd.log"; then
-	echo "SKIP: $(grep -m1 'cannot load' "$TMPDIR_T/arpownd.log")"
-	exit 77
-fi
 kill -KILL "$ARPOWND_PID"
 wait "$ARPOWND_PID" 2>/dev/null
 ARPOWND_PID=
