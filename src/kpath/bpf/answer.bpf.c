@@ -175,6 +175,29 @@ struct arp_eth {
 	__u8	tip[4];
 } __attribute__((packed));
 
+/* The kernel's reply (arp_send_dst: 42 bytes, the driver pads) to a
+ * requester sha at sip, for tip at mac, written by field name into f:
+ * the one writer of it, for the TC program's buffer and the XDP
+ * program's frame alike. */
+static __always_inline void
+arp_fill_reply(struct ethhdr *eth, const __u8 *sha, const __u8 *mac, __u32 sip, __u32 tip)
+{
+	struct arp_eth *arp = (struct arp_eth *)(eth + 1);
+
+	__builtin_memcpy(eth->h_dest, sha, 6);		/* to the requester */
+	__builtin_memcpy(eth->h_source, mac, 6);
+	eth->h_proto = bpf_htons(ETH_P_ARP);
+	arp->hrd = bpf_htons(ARPHRD_ETHER_);		/* 1, as the kernel, whatever came */
+	arp->pro = bpf_htons(ETH_P_IP);
+	arp->hln = 6;
+	arp->pln = 4;
+	arp->op = bpf_htons(ARPOP_REPLY_);
+	__builtin_memcpy(arp->sha, mac, 6);		/* ours */
+	__builtin_memcpy(arp->sip, &tip, 4);		/* the target */
+	__builtin_memcpy(arp->tha, sha, 6);		/* the requester */
+	__builtin_memcpy(arp->tip, &sip, 4);		/* its address */
+}
+
 /* One counter, found by its key: never a variable offset into a map
  * value, which a program loaded without CAP_PERFMON may not take when
  * the compiler merges the increments of several call sites. */
@@ -357,7 +380,7 @@ daemon_alive(void *ctx, __u32 addr, __u32 port, __u32 mark)
 static __attribute__((noinline)) int
 reply(struct __sk_buff *skb, __u32 ifindex, __u64 ips, __u64 mac64, __u64 sha64)
 {
-	__u8 orig[ARP_FRAME], rep[ARP_FRAME], tail[ARP_TAIL_MAX];
+	__u8 orig[ARP_FRAME], rep[ARP_FRAME] __attribute__((aligned(8))), tail[ARP_TAIL_MAX];
 	__u32 len = skb->len, n, sip = (__u32)(ips >> 32), tip = (__u32)ips;
 	int sent;
 
@@ -371,22 +394,7 @@ reply(struct __sk_buff *skb, __u32 ifindex, __u64 ips, __u64 mac64, __u64 sha64)
 	if (bpf_skb_load_bytes(skb, 0, orig, ARP_FRAME) != 0 ||
 	    (n > 0 && bpf_skb_load_bytes(skb, ARP_FRAME, tail, ((n - 1) & (ARP_TAIL_MAX - 1)) + 1) != 0))
 		return 1;
-	__builtin_memcpy(rep, &sha64, 6);		/* to the requester */
-	__builtin_memcpy(rep + 6, &mac64, 6);
-	rep[12] = 0x08;					/* ETH_P_ARP */
-	rep[13] = 0x06;
-	rep[14] = 0;					/* hrd 1, as the kernel */
-	rep[15] = ARPHRD_ETHER_;
-	rep[16] = 0x08;					/* ETH_P_IP */
-	rep[17] = 0;
-	rep[18] = 6;
-	rep[19] = 4;
-	rep[20] = 0;
-	rep[21] = ARPOP_REPLY_;
-	__builtin_memcpy(rep + 22, &mac64, 6);		/* sha: ours */
-	__builtin_memcpy(rep + 28, &tip, 4);		/* sip: the target */
-	__builtin_memcpy(rep + 32, &sha64, 6);		/* tha: the requester */
-	__builtin_memcpy(rep + 38, &sip, 4);		/* tip: its address */
+	arp_fill_reply((struct ethhdr *)rep, (const __u8 *)&sha64, (const __u8 *)&mac64, sip, tip);
 	if (n > 0 && bpf_skb_change_tail(skb, ARP_FRAME, 0) != 0)
 		return skb->len == len ? 1 : -1;
 	sent = bpf_skb_store_bytes(skb, 0, rep, ARP_FRAME, 0) == 0 &&

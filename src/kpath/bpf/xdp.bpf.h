@@ -57,7 +57,6 @@ xdp_reply(struct xdp_md *ctx, const struct arp_req *rq)
 {
 	int len = (int)bpf_xdp_get_buff_len(ctx);
 	void *data, *data_end;
-	__u8 *p;
 
 	if (len > ARP_FRAME && bpf_xdp_adjust_tail(ctx, ARP_FRAME - len) != 0)
 		return 1;
@@ -65,23 +64,7 @@ xdp_reply(struct xdp_md *ctx, const struct arp_req *rq)
 	data_end = (void *)(long)ctx->data_end;
 	if (data + ARP_FRAME > data_end)
 		return 1;
-	p = data;
-	__builtin_memcpy(p, rq->sha, 6);		/* to the requester */
-	__builtin_memcpy(p + 6, rq->mac, 6);
-	p[12] = 0x08;					/* ETH_P_ARP */
-	p[13] = 0x06;
-	p[14] = 0;					/* hrd 1, as the kernel */
-	p[15] = ARPHRD_ETHER_;
-	p[16] = 0x08;					/* ETH_P_IP */
-	p[17] = 0;
-	p[18] = 6;
-	p[19] = 4;
-	p[20] = 0;
-	p[21] = ARPOP_REPLY_;
-	__builtin_memcpy(p + 22, rq->mac, 6);		/* sha: ours */
-	__builtin_memcpy(p + 28, &rq->tip, 4);		/* sip: the target */
-	__builtin_memcpy(p + 32, rq->sha, 6);		/* tha: the requester */
-	__builtin_memcpy(p + 38, &rq->sip, 4);		/* tip: its address */
+	arp_fill_reply(data, rq->sha, rq->mac, rq->sip, rq->tip);
 	return 0;
 }
 
