@@ -55,6 +55,17 @@ kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, char *why, size_t 
 			snprintf(why, len, "it has %d upper device%s (%s)", n, n == 1 ? "" : "s", up);
 		return KANX_TC;
 	}
+	/* another's TC ingress filters (an admin's drop of a sender's ARP):
+	 * at TC arpownd runs after them, last, and never sees what they
+	 * dropped, as the kernel does not; at XDP it would answer first */
+	if ((n = kp_tc_others(ifp->ifindex)) != 0) {
+		if (n < 0)
+			snprintf(why, len, "cannot list its TC ingress filters");
+		else
+			snprintf(why, len, "%d other TC ingress filter%s, which XDP would answer "
+			    "before", n, n == 1 ? "" : "s");
+		return KANX_TC;
+	}
 	/* a veth: native XDP_TX needs the peer's NAPI (an XDP program or GRO
 	 * on the peer, maybe in another namespace, which arpownd cannot see:
 	 * without it every reply is dropped); generic XDP sends through the

@@ -424,6 +424,23 @@ out:
 }
 
 int
+kp_tc_others(int ifindex)
+{
+	struct kpn_sock s;
+	struct tcf f;
+	int n;
+
+	/* someone else's filters at its clsact ingress, arpownd's own (by
+	 * name) not counted; no clsact there: the dump is empty (the kernel
+	 * finds no qdisc and lists nothing), no qdisc dump needed */
+	if (kpn_open(&s) == -1)
+		return -1;
+	n = tc_filters(&s, ifindex, &f) == -1 ? -1 : f.foreign;
+	kpn_close(&s);
+	return n;
+}
+
+int
 kp_purge(char *why, size_t whylen)
 {
 	struct reqs r = { NULL, NULL, 0, 0 };
