@@ -186,6 +186,10 @@ void kp_xdp_names(void);
 int kp_uppers(int ifindex, char *name, size_t len);
 /* Links came or went: kp_uppers asks rtnetlink again. */
 void kp_uppers_forget(void);
+/* How many TC filters of someone else's sit at ifindex's clsact ingress
+ * or egress (at XDP arpownd would answer past them); -1 when they cannot
+ * be listed. */
+int kp_tc_others(int ifindex);
 /* Take off every arpownd_xdp a netlink attach left (a link goes with its
  * process); how many, or -1 with why. */
 int kp_xdp_purge(char *why, size_t whylen);

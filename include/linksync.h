@@ -25,6 +25,7 @@ enum ls_what {
 	LS_ADDR_REMOVED	= 1 << 7,	/* an address entry taken out */
 	LS_ADDR_LAST	= 1 << 8,	/* ... its interface holds that address no more */
 	LS_NOMEM	= 1 << 9,	/* the message could not be recorded */
+	LS_XDP		= 1 << 10,	/* a known link's XDP program came, went or changed */
 };
 
 /* One change and what it is about. */

@@ -28,6 +28,8 @@ struct rtnl_msg {
 	int		master;		/* IFLA_MASTER: the bridge, bond, vrf... 0 = none */
 	char		link_kind[16];	/* IFLA_INFO_KIND: "bridge", "vlan"... "" = none */
 	char		slave_kind[16];	/* IFLA_INFO_SLAVE_KIND: what master is */
+	bool		has_xdp;	/* IFLA_XDP was there: xdp_id holds */
+	uint32_t	xdp_id;		/* IFLA_XDP_PROG_ID: the XDP program on it; 0 none */
 	/* addresses */
 	uint32_t	addr;		/* IFA_LOCAL, network order */
 	uint32_t	prefix;		/* IFA_ADDRESS: the peer on p-t-p, else addr */

@@ -43,6 +43,7 @@ struct tbl_iface {
 	int		master;		/* the bridge, bond, vrf it is a port of; 0 none */
 	char		kind[16];	/* "bridge", "vlan", "macvlan"...; "" plain */
 	char		slave_kind[16];	/* the master's kind, as told for the port */
+	uint32_t	xdp_id;		/* the XDP program on it (anyone's); 0 none */
 	/* set by the interface manager, read by the policy */
 	bool		managed;
 	int		mode;		/* enum pol_mode */

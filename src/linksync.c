@@ -53,6 +53,11 @@ on_link(struct tbl *t, const struct rtnl_msg *m, unsigned gen, bool dumping,
 	if (!isnew && (m->flags & LS_LINK_READY) == LS_LINK_READY &&
 	    (ifp->flags & LS_LINK_READY) != LS_LINK_READY)
 		c->what |= LS_READY;
+	if (m->has_xdp) {
+		if (!isnew && ifp->xdp_id != m->xdp_id)
+			c->what |= LS_XDP;
+		ifp->xdp_id = m->xdp_id;
+	}
 	ifp->type = m->type;
 	ifp->flags = m->flags;
 	ifp->master = m->master;

@@ -57,6 +57,7 @@ link_attr_cb(const struct nlattr *a, void *data)
 		break;
 	case IFLA_AF_SPEC:
 	case IFLA_LINKINFO:
+	case IFLA_XDP:
 		if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
 			return MNL_CB_ERROR;
 		break;
@@ -130,6 +131,21 @@ parse_linkinfo(const struct nlattr *info, struct rtnl_msg *m)
 	}
 }
 
+/* IFLA_XDP: the id of the XDP program on the link (anyone's, any mode),
+ * 0 for none; the kernel path moves to XDP when another's goes. */
+static void
+parse_xdp(const struct nlattr *nest, struct rtnl_msg *m)
+{
+	const struct nlattr *a;
+
+	m->has_xdp = true;
+	m->xdp_id = 0;
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == IFLA_XDP_PROG_ID &&
+		    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			m->xdp_id = mnl_attr_get_u32(a);
+}
+
 static int
 parse_link(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 {
@@ -172,6 +188,8 @@ parse_link(const struct nlmsghdr *nlh, struct rtnl_msg *m)
 		m->master = (int)mnl_attr_get_u32(tb[IFLA_MASTER]);
 	if (tb[IFLA_LINKINFO] != NULL)
 		parse_linkinfo(tb[IFLA_LINKINFO], m);
+	if (tb[IFLA_XDP] != NULL)
+		parse_xdp(tb[IFLA_XDP], m);
 	return 0;
 }
 

@@ -391,7 +391,9 @@ kan_change(struct kan *k, const struct ls_change *c)
 		settle(k);
 		return;
 	}
-	if (c->what & (LS_NEW | LS_RENAMED | LS_MAC | LS_UPDOWN | LS_READY))
+	/* LS_XDP: another's XDP program went (arpownd moves there from
+	 * TC), or came (what kept it at TC is named) */
+	if (c->what & (LS_NEW | LS_RENAMED | LS_MAC | LS_UPDOWN | LS_READY | LS_XDP))
 		kan_iface(k, c->ifp);
 }
 

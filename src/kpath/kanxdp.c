@@ -55,6 +55,19 @@ kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, char *why, size_t 
 			snprintf(why, len, "it has %d upper device%s (%s)", n, n == 1 ? "" : "s", up);
 		return KANX_TC;
 	}
+	/* another's TC filters (an admin's drop of a sender's ARP, or of
+	 * replies): at TC arpownd runs after the ingress ones, last, and
+	 * never sees what they dropped, and its replies pass the egress
+	 * ones, as the kernel's do; at XDP it would answer before the first
+	 * and send past the second (XDP_TX goes straight to the driver) */
+	if ((n = kp_tc_others(ifp->ifindex)) != 0) {
+		if (n < 0)
+			snprintf(why, len, "cannot list its TC filters");
+		else
+			snprintf(why, len, "%d other TC filter%s on it, which XDP would answer "
+			    "past", n, n == 1 ? "" : "s");
+		return KANX_TC;
+	}
 	/* a veth: native XDP_TX needs the peer's NAPI (an XDP program or GRO
 	 * on the peer, maybe in another namespace, which arpownd cannot see:
 	 * without it every reply is dropped); generic XDP sends through the

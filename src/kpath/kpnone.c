@@ -88,4 +88,5 @@ int kp_xdp_purge(char *why, size_t whylen) { (void)why; (void)whylen; return 0; 
 int kp_uppers(int ifindex, char *name, size_t len)
 { (void)ifindex; if (name != NULL && len > 0) name[0] = '\0'; return -1; }
 void kp_uppers_forget(void) { }
+int kp_tc_others(int ifindex) { (void)ifindex; return -1; }
 void kp_xdp_names(void) { }

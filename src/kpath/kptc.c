@@ -105,9 +105,10 @@ tcf_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/* The filters on ifindex's clsact ingress, over s; 0 or -1. */
+/* The filters on ifindex's clsact at parent (ingress or egress), over s;
+ * 0 or -1. */
 static int
-tc_filters(struct kpn_sock *s, int ifindex, struct tcf *f)
+tc_filters_at(struct kpn_sock *s, int ifindex, uint32_t parent, struct tcf *f)
 {
 	char buf[256];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -115,7 +116,7 @@ tc_filters(struct kpn_sock *s, int ifindex, struct tcf *f)
 
 	memset(f, 0, sizeof(*f));
 	f->ifindex = ifindex;
-	f->parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+	f->parent = parent;
 	nlh->nlmsg_type = RTM_GETTFILTER;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
@@ -123,6 +124,13 @@ tc_filters(struct kpn_sock *s, int ifindex, struct tcf *f)
 	tcm->tcm_ifindex = ifindex;
 	tcm->tcm_parent = f->parent;
 	return kpn_dump_on(s, nlh, tcf_cb, f);
+}
+
+/* The filters on ifindex's clsact ingress, over s; 0 or -1. */
+static int
+tc_filters(struct kpn_sock *s, int ifindex, struct tcf *f)
+{
+	return tc_filters_at(s, ifindex, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS), f);
 }
 
 /* The interfaces that have a clsact qdisc (one dump for all of them). */
@@ -421,6 +429,31 @@ out:
 	reqs_free(&r);
 	kpn_close(&s);
 	return rc;
+}
+
+int
+kp_tc_others(int ifindex)
+{
+	struct kpn_sock s;
+	struct tcf f;
+	int n;
+
+	/* someone else's filters at its clsact ingress (they see a request
+	 * before arpownd at TC) and egress (they see its reply: an XDP_TX
+	 * one goes past them), arpownd's own (by name) not counted; no
+	 * clsact there: the dump is empty (the kernel finds no qdisc and
+	 * lists nothing), no qdisc dump needed */
+	if (kpn_open(&s) == -1)
+		return -1;
+	if (tc_filters(&s, ifindex, &f) == -1)
+		n = -1;
+	else if ((n = f.foreign, tc_filters_at(&s, ifindex,
+	    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS), &f)) == -1)
+		n = -1;
+	else
+		n += f.foreign;
+	kpn_close(&s);
+	return n;
 }
 
 int

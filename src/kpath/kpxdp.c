@@ -202,6 +202,12 @@ fail:
 	kp_counters_drop(kp, ifindex);
 	if ((e == EEXIST || e == EBUSY) && kp_xdp_other(ifindex, other, sizeof(other)) > 0)
 		util_seterr(why, whylen, 0, "another XDP program is on it: %s", other);
+	else if (e == EEXIST)
+		/* none on it: the kernel allows no XDP program below an upper
+		 * device that has one (a container's macvlan, whose namespace
+		 * kp_uppers does not see) */
+		util_seterr(why, whylen, 0, "an upper device of it (maybe in another "
+		    "namespace) has an XDP program");
 	else if (e == EOPNOTSUPP || e == EINVAL)
 		util_seterr(why, whylen, 0, "its driver has no %s XDP: %s",
 		    mode == KP_XDP_NATIVE ? "native" : "generic", strerror(e));

@@ -61,6 +61,7 @@ test_link_life(void **state)
 {
 	struct tbl *t = tbl_new();
 	struct ls_change c;
+	struct rtnl_msg m;
 	struct tbl_iface *ifp;
 
 	(void)state;
@@ -92,6 +93,19 @@ test_link_life(void **state)
 	/* a message without a MAC changes none */
 	assert_int_equal(apply(t, link_msg(RTNL_NEWLINK, 2, "lan0", NULL,
 	    IFF_UP | IFF_RUNNING), 1, false, &c), 0);
+	/* an XDP program put on it, then taken off (IFLA_XDP's id); a
+	 * message without IFLA_XDP changes nothing */
+	m = link_msg(RTNL_NEWLINK, 2, "lan0", MAC9, IFF_UP | IFF_RUNNING);
+	m.has_xdp = true;
+	m.xdp_id = 77;
+	assert_int_equal(apply(t, m, 1, false, &c), LS_XDP);
+	assert_int_equal(tbl_iface(t, 2)->xdp_id, 77);
+	assert_int_equal(apply(t, m, 1, false, &c), 0);
+	assert_int_equal(apply(t, link_msg(RTNL_NEWLINK, 2, "lan0", MAC9,
+	    IFF_UP | IFF_RUNNING), 1, false, &c), 0);
+	m.xdp_id = 0;
+	assert_int_equal(apply(t, m, 1, false, &c), LS_XDP);
+	assert_int_equal(tbl_iface(t, 2)->xdp_id, 0);
 	/* deleted: gone from the table, its last name and state told */
 	tbl_iface(t, 2)->managed = true;
 	assert_int_equal(apply(t, link_msg(RTNL_DELLINK, 2, "lan0", NULL, 0), 1, false, &c),
