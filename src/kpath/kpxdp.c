@@ -37,6 +37,26 @@
 #include "answer.skel.h"
 #include "kpint.h"
 
+/* Every link of the namespace from one dump, kept until kp_uppers_forget:
+ * the XDP program on it (anyone's), and whether it sits on another
+ * (IFLA_LINK in this namespace: VLAN, macvlan, ipvlan; not a veth, whose
+ * IFLA_LINK is its peer).  A start's thousand interfaces ask one dump,
+ * not one each. */
+struct lnk {
+	int		ifindex;
+	int		lower;		/* an upper device of lower; 0: none */
+	uint32_t	xdp;		/* the XDP program's id on it; 0: none */
+	char		name[IF_NAMESIZE];
+};
+
+static struct {
+	struct lnk	*v;
+	size_t		 n, a;
+	bool		 valid;
+} g_ln;
+
+static int links_read(void);
+
 /* One interface arpownd_xdp is on: the link's fd, the mode it got. */
 struct kp_xatt {
 	int	ifindex;
@@ -92,26 +112,27 @@ prog_name(uint32_t id, char *name, size_t len)
 void
 kp_xdp_names(void)
 {
-	struct if_nameindex *ifs, *p;
 	struct bpf_prog_info info;
 	uint32_t ilen;
-	int id, fd;
+	size_t i;
+	int fd;
 
-	if ((ifs = if_nameindex()) == NULL)
+	/* one dump of every link (at a thousand interfaces, a query each,
+	 * itself a dump of every link, took seconds) */
+	kp_uppers_forget();
+	if (links_read() == -1)
 		return;
-	for (p = ifs; p->if_index != 0 && g_nnames < NAMES_KEEP; p++) {
-		if ((id = kp_xdp_other((int)p->if_index, NULL, 0)) <= 0 ||
-		    (fd = bpf_prog_get_fd_by_id((uint32_t)id)) < 0)
+	for (i = 0; i < g_ln.n && g_nnames < NAMES_KEEP; i++) {
+		if (g_ln.v[i].xdp == 0 || (fd = bpf_prog_get_fd_by_id(g_ln.v[i].xdp)) < 0)
 			continue;
 		ilen = sizeof(info);
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0 && info.name[0] != '\0') {
-			g_names[g_nnames].id = (uint32_t)id;
+			g_names[g_nnames].id = g_ln.v[i].xdp;
 			memcpy(g_names[g_nnames++].name, info.name, sizeof(info.name));
 		}
 		close(fd);
 	}
-	if_freenameindex(ifs);
 }
 
 int
@@ -165,12 +186,9 @@ kp_xdp_attach(struct kp *kp, int ifindex, int mode, int *got, char *why, size_t 
 		kp->xatt = nv;
 		kp->axatt = a;
 	}
-	/* another program there: never replaced, named */
-	if (kp_xdp_other(ifindex, other, sizeof(other)) > 0) {
-		util_seterr(why, whylen, 0, "another XDP program is on it: %s", other);
-		errno = EEXIST;
-		return -1;
-	}
+	/* another program there: the kernel refuses a link over it (in
+	 * either mode), and the failure names it; no query before (each is
+	 * a dump of every link: at a thousand interfaces, seconds) */
 	/* the counters before the program can count */
 	if (kp_counters_make(kp, ifindex) == -1) {
 		util_seterr(why, whylen, 0, "cannot make the counters: %s", strerror(errno));
@@ -265,58 +283,72 @@ kp_xdp_close(struct kp *kp)
 int
 kp_xdp_purge(char *why, size_t whylen)
 {
-	struct if_nameindex *ifs, *p;
 	LIBBPF_OPTS(bpf_xdp_attach_opts, o);
 	char name[64];
-	int id, n = 0, fd;
+	size_t i;
+	int n = 0, fd;
 
 	/* a link goes with its process; what a netlink attach left (a tool,
 	 * or an arpownd that attached so) stays until it is taken off: by
-	 * name, that very program (old_prog_fd), nothing else */
-	if ((ifs = if_nameindex()) == NULL) {
+	 * name, that very program (old_prog_fd), nothing else; the links
+	 * from one dump (a query per interface is a dump each) */
+	kp_uppers_forget();
+	if (links_read() == -1) {
 		util_seterr(why, whylen, 0, "cannot list the interfaces: %s", strerror(errno));
 		return -1;
 	}
-	for (p = ifs; p->if_index != 0; p++) {
-		if ((id = kp_xdp_other((int)p->if_index, name, sizeof(name))) <= 0 ||
-		    strncmp(name, KP_XDP_NAME " ", sizeof(KP_XDP_NAME)) != 0)
+	for (i = 0; i < g_ln.n; i++) {
+		if (g_ln.v[i].xdp == 0)
 			continue;
-		if ((fd = bpf_prog_get_fd_by_id((uint32_t)id)) < 0)
+		prog_name(g_ln.v[i].xdp, name, sizeof(name));
+		if (strncmp(name, KP_XDP_NAME " ", sizeof(KP_XDP_NAME)) != 0 ||
+		    (fd = bpf_prog_get_fd_by_id(g_ln.v[i].xdp)) < 0)
 			continue;
 		o.old_prog_fd = fd;
-		if (bpf_xdp_detach((int)p->if_index, XDP_FLAGS_REPLACE, &o) == 0 ||
-		    bpf_xdp_detach((int)p->if_index, XDP_FLAGS_REPLACE | XDP_FLAGS_SKB_MODE, &o) == 0)
+		if (bpf_xdp_detach(g_ln.v[i].ifindex, XDP_FLAGS_REPLACE, &o) == 0 ||
+		    bpf_xdp_detach(g_ln.v[i].ifindex, XDP_FLAGS_REPLACE | XDP_FLAGS_SKB_MODE, &o) == 0)
 			n++;
 		close(fd);
 	}
-	if_freenameindex(ifs);
 	return n;
 }
 
-/* Every link that sits on another (IFLA_LINK in this namespace: VLAN,
- * macvlan, ipvlan; not a veth, whose IFLA_LINK is its peer), from one
- * dump kept until kp_uppers_forget: a start's thousand interfaces ask
- * one dump, not one each. */
-struct upper {
-	int	lower;
-	char	name[IF_NAMESIZE];
-};
 
-static struct {
-	struct upper	*v;
-	size_t		 n, a;
-	bool		 valid;
-} g_up;
+/* IFLA_XDP's program id, as kp_xdp_other reads it: the driver's, the
+ * generic one, the offloaded one, else the one attached alone. */
+static uint32_t
+xdp_id(const struct nlattr *nest)
+{
+	uint32_t id[4] = { 0, 0, 0, 0 };
+	const struct nlattr *a;
+	int t;
+
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_validate(a, MNL_TYPE_U32) != 0)
+			continue;
+		t = mnl_attr_get_type(a);
+		if (t == IFLA_XDP_DRV_PROG_ID)
+			id[0] = mnl_attr_get_u32(a);
+		else if (t == IFLA_XDP_SKB_PROG_ID)
+			id[1] = mnl_attr_get_u32(a);
+		else if (t == IFLA_XDP_HW_PROG_ID)
+			id[2] = mnl_attr_get_u32(a);
+		else if (t == IFLA_XDP_PROG_ID)
+			id[3] = mnl_attr_get_u32(a);
+	}
+	return id[0] != 0 ? id[0] : id[1] != 0 ? id[1] : id[2] != 0 ? id[2] : id[3];
+}
 
 static int
-uppers_cb(const struct nlmsghdr *nlh, void *arg)
+links_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *a, *li;
 	const char *name = NULL, *kind = NULL;
+	uint32_t xdp = 0;
 	int lower = 0;
 	bool other_ns = false;
-	struct upper *nv;
+	struct lnk *nv;
 
 	(void)arg;
 	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi))
@@ -340,49 +372,64 @@ uppers_cb(const struct nlmsghdr *nlh, void *arg)
 				    mnl_attr_validate(li, MNL_TYPE_NUL_STRING) == 0)
 					kind = mnl_attr_get_str(li);
 			break;
+		case IFLA_XDP:
+			if (mnl_attr_validate(a, MNL_TYPE_NESTED) == 0)
+				xdp = xdp_id(a);
+			break;
 		default:
 			break;
 		}
 	}
-	if (lower == 0 || lower == ifi->ifi_index || other_ns ||
-	    (kind != NULL && strcmp(kind, "veth") == 0))
-		return 0;
-	if (g_up.n == g_up.a) {
-		g_up.a = g_up.a ? 2 * g_up.a : 16;
-		if ((nv = realloc(g_up.v, g_up.a * sizeof(*nv))) == NULL)
+	if (lower == ifi->ifi_index || other_ns || (kind != NULL && strcmp(kind, "veth") == 0))
+		lower = 0;
+	if (g_ln.n == g_ln.a) {
+		g_ln.a = g_ln.a ? 2 * g_ln.a : 64;
+		if ((nv = realloc(g_ln.v, g_ln.a * sizeof(*nv))) == NULL)
 			return -1;
-		g_up.v = nv;
+		g_ln.v = nv;
 	}
-	g_up.v[g_up.n].lower = lower;
-	snprintf(g_up.v[g_up.n++].name, IF_NAMESIZE, "%s", name != NULL ? name : "?");
+	g_ln.v[g_ln.n].ifindex = ifi->ifi_index;
+	g_ln.v[g_ln.n].lower = lower;
+	g_ln.v[g_ln.n].xdp = xdp;
+	snprintf(g_ln.v[g_ln.n++].name, IF_NAMESIZE, "%s", name != NULL ? name : "?");
+	return 0;
+}
+
+/* The snapshot, read when it is not; 0 or -1 with errno. */
+static int
+links_read(void)
+{
+	struct ifinfomsg ifi;
+
+	if (g_ln.valid)
+		return 0;
+	g_ln.n = 0;
+	memset(&ifi, 0, sizeof(ifi));
+	ifi.ifi_family = AF_UNSPEC;
+	if (kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), links_cb, NULL) == -1)
+		return -1;
+	g_ln.valid = true;
 	return 0;
 }
 
 void
 kp_uppers_forget(void)
 {
-	g_up.valid = false;
+	g_ln.valid = false;
 }
 
 int
 kp_uppers(int ifindex, char *name, size_t len)
 {
-	struct ifinfomsg ifi;
 	size_t i;
 	int n = 0;
 
 	if (name != NULL && len > 0)
 		name[0] = '\0';
-	if (!g_up.valid) {
-		g_up.n = 0;
-		memset(&ifi, 0, sizeof(ifi));
-		ifi.ifi_family = AF_UNSPEC;
-		if (kpn_dump(RTM_GETLINK, &ifi, sizeof(ifi), uppers_cb, NULL) == -1)
-			return -1;
-		g_up.valid = true;
-	}
-	for (i = 0; i < g_up.n; i++)
-		if (g_up.v[i].lower == ifindex && n++ == 0 && name != NULL && len > 0)
-			snprintf(name, len, "%s", g_up.v[i].name);
+	if (links_read() == -1)
+		return -1;
+	for (i = 0; i < g_ln.n; i++)
+		if (g_ln.v[i].lower == ifindex && n++ == 0 && name != NULL && len > 0)
+			snprintf(name, len, "%s", g_ln.v[i].name);
 	return n;
 }
