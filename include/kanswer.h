@@ -44,6 +44,9 @@ struct kan_deps {
 bool kan_wanted(const struct conf *c);
 /* Does c require it (answer_path = kernel anywhere: no answering without it)? */
 bool kan_required(const struct conf *c);
+/* The path c requires, for a message: "kernel" where any section asks
+ * for it, else "xdp". */
+const char *kan_required_name(const struct conf *c);
 /* Before the privilege drop (loading needs CAP_BPF): load it, sized for
  * the namespace; NULL when c does not want it, or it cannot load: with
  * auto, logged once with why, and the capture path answers; with kernel,

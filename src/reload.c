@@ -457,13 +457,15 @@ cannot_honour(struct rld *r, const struct conf *nc, struct sink *k)
 	if (r->d.kan != NULL || !kan_required(nc))
 		return 0;
 	if (r->d.bpf_at_start)
-		snprintf(msg, sizeof(msg), "%s: answer_path = kernel: the kernel answer "
+		snprintf(msg, sizeof(msg), "%s: answer_path = %s: the kernel answer "
 		    "path loads only at start (with CAP_BPF, given up after), and this "
-		    "arpownd started without it: systemctl restart arpownd", r->d.src.path);
+		    "arpownd started without it: systemctl restart arpownd", r->d.src.path,
+		    kan_required_name(nc));
 	else
-		snprintf(msg, sizeof(msg), "%s: answer_path = kernel: this arpownd has no "
+		snprintf(msg, sizeof(msg), "%s: answer_path = %s: this arpownd has no "
 		    "CAP_BPF and cannot load the kernel answer path: under systemd, "
-		    KAN_DROPIN_HINT "; or set answer_path = auto or capture", r->d.src.path);
+		    KAN_DROPIN_HINT "; or set answer_path = auto or capture", r->d.src.path,
+		    kan_required_name(nc));
 	sink_err(k, msg);
 	return 1;
 }

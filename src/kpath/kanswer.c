@@ -87,9 +87,8 @@ wants_xdp(const struct conf *c)
 	return false;
 }
 
-/* The path c requires, for a message: kernel where any asks for it. */
-static const char *
-required_name(const struct conf *c)
+const char *
+kan_required_name(const struct conf *c)
 {
 	size_t i;
 
@@ -128,11 +127,11 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 				    "has no CAP_BPF and cannot load the kernel answer path: "
 				    "under systemd, " KAN_DROPIN_HINT "; or set answer_path = "
 				    "auto or capture", c->path != NULL ? c->path :
-				    "configuration", required_name(c));
+				    "configuration", kan_required_name(c));
 			else
 				snprintf(err, errlen, "%s: answer_path = %s: the kernel "
 				    "answer path cannot load: %s", c->path != NULL ? c->path :
-				    "configuration", required_name(c), why);
+				    "configuration", kan_required_name(c), why);
 			return NULL;
 		}
 		log_ctx(LOG_NOTICE, &(struct log_ctx){ MSGID_START, NULL, 0, 0, NULL },

@@ -44,3 +44,10 @@ kan_xdp_conflict(struct kan *k, const struct conf *nc, char *err, size_t errlen)
 	(void)errlen;
 	return false;
 }
+
+const char *
+kan_required_name(const struct conf *c)
+{
+	(void)c;
+	return "kernel";
+}

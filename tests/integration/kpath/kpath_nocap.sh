@@ -93,5 +93,13 @@ expect_eq "$rc" 78 "with CAP_BPF, the program not loaded: reload to kernel refus
 grep -q "answer_path = kernel: the kernel answer path loads only at start .*: systemctl restart arpownd" "$TMPDIR_T/reload.out" ||
 	fail "the refusal does not say a restart loads it: $(cat "$TMPDIR_T/reload.out")"
 pass "with CAP_BPF: the refusal says a restart loads it"
+# the same for xdp, in its own words
+sed -i 's/^answer_path = kernel$/answer_path = xdp/' "$CONF"
+rc=0
+ctl reload -c "$CONF" >"$TMPDIR_T/reload.out" 2>&1 || rc=$?
+expect_eq "$rc" 78 "with CAP_BPF, the program not loaded: reload to xdp refused (78)"
+grep -q "answer_path = xdp: the kernel answer path loads only at start .*: systemctl restart arpownd" "$TMPDIR_T/reload.out" ||
+	fail "the refusal of xdp does not name xdp: $(cat "$TMPDIR_T/reload.out")"
+pass "reload to xdp: the refusal names answer_path = xdp"
 arpownd_stop
 expect_eq "$ARPOWND_RC" 0 "clean stop"
