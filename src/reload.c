@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <ev.h>
 #include <ifaddrs.h>
@@ -17,6 +18,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -343,18 +345,38 @@ build(struct rld *r, int fd, struct sink *k)
 {
 	char copy[64], err[512];
 	struct conf *nc = NULL;
-	int m;
+	struct stat sb;
+	int m, own = -1;
 
 	if (fd == -1) {
-		if (!r->d.src.explicit_path && access(r->d.src.path, F_OK) == -1 && errno == ENOENT)
+		if (!r->d.src.explicit_path && access(r->d.src.path, F_OK) == -1 && errno == ENOENT) {
 			nc = conf_defaults();
-		else
-			nc = conf_load(r->d.src.path, sink_err, k);
-		if (nc != NULL && r->d.src.monitor)
-			k->set_aside = force_monitor(nc);
-		return nc;
+			if (nc != NULL && r->d.src.monitor)
+				k->set_aside = force_monitor(nc);
+			return nc;
+		}
+		/* Read in the one loop, while the interfaces are at 8: a FIFO
+		 * would block the open, a device (/dev/zero) the read, and
+		 * the host would be deaf.  Opened without blocking and read
+		 * as a file root passes is (a regular file, bounded). */
+		if ((own = open(r->d.src.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) == -1) {
+			snprintf(err, sizeof(err), "%s: cannot read: %s", r->d.src.path,
+			    strerror(errno));
+			sink_err(k, err);
+			return NULL;
+		}
+		if (fstat(own, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+			snprintf(err, sizeof(err), "%s: not a regular file", r->d.src.path);
+			sink_err(k, err);
+			close(own);
+			return NULL;
+		}
+		fd = own;
 	}
-	if ((m = ctl_passed_file(fd, r->d.src.path, err, sizeof(err))) == -1) {
+	m = ctl_passed_file(fd, r->d.src.path, err, sizeof(err));
+	if (own != -1)
+		close(own);
+	if (m == -1) {
 		sink_err(k, err);
 		return NULL;
 	}
