@@ -513,6 +513,17 @@ rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 			fprintf(out, "%s: its published addresses cannot be taken (why is "
 			    "in the log)\n", r->d.src.path);
 	}
+	/* last, as nothing may refuse it after: the originals the new file
+	 * will change, saved before it is in force (all or nothing) */
+	if (nc != NULL && ifm_prepare(r->d.ifm, nc) == -1) {
+		pub_free(np);
+		np = NULL;
+		conf_free(nc);
+		nc = NULL;
+		if (out != NULL)
+			fprintf(out, "%s: the sysctl originals it would change cannot be saved in "
+			    "the state directory (why is in the log)\n", r->d.src.path);
+	}
 	if (nc == NULL) {
 		/* an admin's action: never rate-limited */
 		log_ctx(LOG_ERR, &lc, "%s: not reloaded, the running configuration stays",
