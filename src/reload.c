@@ -16,6 +16,7 @@
 #include <ifaddrs.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -132,6 +133,29 @@ renamed_err(void *arg, const char *msg)
 		r->err(NULL, msg);
 }
 
+/* Is path something a start may read?  A FIFO would block the start
+ * (deaf to SIGTERM, and after a crash with the interfaces at 8), a
+ * device read forever: only a regular file, or what cannot be opened
+ * (conf_load says why).  false after the error went to err. */
+static bool
+readable_kind(const char *path, conf_err_fn *err)
+{
+	char msg[PATH_MAX + 64];
+	struct stat sb;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) == -1)
+		return true;
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		close(fd);
+		snprintf(msg, sizeof(msg), "%s: not a regular file", path);
+		err(NULL, msg);
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 struct conf *
 rld_load_conf(const struct rld_source *src, conf_err_fn *err)
 {
@@ -153,7 +177,9 @@ rld_load_conf(const struct rld_source *src, conf_err_fn *err)
 				return NULL;
 			}
 		}
-	} else
+	} else if (!readable_kind(src->path, err))
+		return NULL;
+	else
 		c = conf_load(src->path, err, NULL);
 	if (c != NULL && published_on_lo(c, err)) {
 		conf_free(c);
