@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -146,7 +147,9 @@ readable_kind(const char *path, conf_err_fn *err)
 
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) == -1)
 		return true;
-	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+	/* /dev/null: the empty file, the defaults (arpownd -n -c /dev/null) */
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !(S_ISCHR(sb.st_mode) && major(sb.st_rdev) == 1 && minor(sb.st_rdev) == 3)) {
 		close(fd);
 		snprintf(msg, sizeof(msg), "%s: not a regular file", path);
 		err(NULL, msg);

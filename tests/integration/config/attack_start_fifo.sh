@@ -25,3 +25,5 @@ for kind in fifo zero; do
 	done
 done
 expect_eq "$(sysctl_get h eth0 arp_ignore)" 0 "nothing changed"
+r=0; ns h timeout -s KILL 4 "$ARPOWND" -n -c /dev/null >/dev/null 2>&1 || r=$?
+expect_eq "$r" 0 "arpownd -n -c /dev/null (the defaults) still accepted"
