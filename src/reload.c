@@ -134,6 +134,13 @@ renamed_err(void *arg, const char *msg)
 		r->err(NULL, msg);
 }
 
+/* /dev/null: the empty file, the defaults (arpownd -n -c /dev/null) */
+static bool
+dev_null(const struct stat *sb)
+{
+	return S_ISCHR(sb->st_mode) && major(sb->st_rdev) == 1 && minor(sb->st_rdev) == 3;
+}
+
 /* Is path something a start may read?  A FIFO would block the start
  * (deaf to SIGTERM, and after a crash with the interfaces at 8), a
  * device read forever: only a regular file, or what cannot be opened
@@ -147,9 +154,7 @@ readable_kind(const char *path, conf_err_fn *err)
 
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) == -1)
 		return true;
-	/* /dev/null: the empty file, the defaults (arpownd -n -c /dev/null) */
-	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !(S_ISCHR(sb.st_mode) && major(sb.st_rdev) == 1 && minor(sb.st_rdev) == 3)) {
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode) && !dev_null(&sb)) {
 		close(fd);
 		snprintf(msg, sizeof(msg), "%s: not a regular file", path);
 		err(NULL, msg);
@@ -393,6 +398,13 @@ build(struct rld *r, int fd, struct sink *k)
 			    strerror(errno));
 			sink_err(k, err);
 			return NULL;
+		}
+		if (fstat(own, &sb) == 0 && dev_null(&sb)) {
+			close(own);
+			nc = conf_load(r->d.src.path, sink_err, k);
+			if (nc != NULL && r->d.src.monitor)
+				k->set_aside = force_monitor(nc);
+			return nc;
 		}
 		if (fstat(own, &sb) == -1 || !S_ISREG(sb.st_mode)) {
 			snprintf(err, sizeof(err), "%s: not a regular file", r->d.src.path);
