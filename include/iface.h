@@ -37,6 +37,9 @@ void ifm_apply(struct ifm *m, const struct conf *c, struct tbl_iface *ifp);
  * write before anything changes (start, reload, re-dump); -1 when that
  * save failed and nothing was changed (the settings are c's all the same). */
 int ifm_apply_all(struct ifm *m, const struct conf *c);
+/* Before a reload puts c in force: the originals c will change, saved
+ * in one write; -1 when they cannot be (nothing changed; refuse c). */
+int ifm_prepare(struct ifm *m, const struct conf *c);
 /* ifindex is gone (its sysctls with it): forget its record. */
 void ifm_gone(struct ifm *m, int ifindex);
 /* At stop: every recorded interface that exists left in the kernel's

@@ -368,6 +368,34 @@ carry_out_cb(struct tbl_iface *ifp, void *arg)
 	return 0;
 }
 
+static int
+prepare_cb(struct tbl_iface *ifp, void *arg)
+{
+	struct all *a = arg;
+	struct want w;
+
+	wants(a->m, a->c, ifp, &w);
+	a->dirty |= record(a->m, ifp, &w);
+	return 0;
+}
+
+/* The save of ifm_apply_all, done before the reload swaps c in: a save
+ * that fails there would leave c in force with the interfaces on the old
+ * one's sysctls and modes (half a reload); here it refuses c whole.  The
+ * records only: no interface record is touched. */
+int
+ifm_prepare(struct ifm *m, const struct conf *c)
+{
+	struct all a = { m, c, false };
+
+	tbl_iface_each(m->t, prepare_cb, &a);
+	if (a.dirty && save(m) == -1) {
+		back_to_disk(m);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * With a thousand interfaces a save (and fsync) per interface would take
  * seconds: every original first, in one save, before anything changes;

@@ -10,13 +10,17 @@
 #include <net/if.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <ev.h>
 #include <ifaddrs.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -130,6 +134,36 @@ renamed_err(void *arg, const char *msg)
 		r->err(NULL, msg);
 }
 
+/* /dev/null: the empty file, the defaults (arpownd -n -c /dev/null) */
+static bool
+dev_null(const struct stat *sb)
+{
+	return S_ISCHR(sb->st_mode) && major(sb->st_rdev) == 1 && minor(sb->st_rdev) == 3;
+}
+
+/* Is path something a start may read?  A FIFO would block the start
+ * (deaf to SIGTERM, and after a crash with the interfaces at 8), a
+ * device read forever: only a regular file, or what cannot be opened
+ * (conf_load says why).  false after the error went to err. */
+static bool
+readable_kind(const char *path, conf_err_fn *err)
+{
+	char msg[PATH_MAX + 64];
+	struct stat sb;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) == -1)
+		return true;
+	if (fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode) && !dev_null(&sb)) {
+		close(fd);
+		snprintf(msg, sizeof(msg), "%s: not a regular file", path);
+		err(NULL, msg);
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 struct conf *
 rld_load_conf(const struct rld_source *src, conf_err_fn *err)
 {
@@ -151,7 +185,9 @@ rld_load_conf(const struct rld_source *src, conf_err_fn *err)
 				return NULL;
 			}
 		}
-	} else
+	} else if (!readable_kind(src->path, err))
+		return NULL;
+	else
 		c = conf_load(src->path, err, NULL);
 	if (c != NULL && published_on_lo(c, err)) {
 		conf_free(c);
@@ -343,18 +379,45 @@ build(struct rld *r, int fd, struct sink *k)
 {
 	char copy[64], err[512];
 	struct conf *nc = NULL;
-	int m;
+	struct stat sb;
+	int m, own = -1;
 
 	if (fd == -1) {
-		if (!r->d.src.explicit_path && access(r->d.src.path, F_OK) == -1 && errno == ENOENT)
+		if (!r->d.src.explicit_path && access(r->d.src.path, F_OK) == -1 && errno == ENOENT) {
 			nc = conf_defaults();
-		else
+			if (nc != NULL && r->d.src.monitor)
+				k->set_aside = force_monitor(nc);
+			return nc;
+		}
+		/* Read in the one loop, while the interfaces are at 8: a FIFO
+		 * would block the open, a device (/dev/zero) the read, and
+		 * the host would be deaf.  Opened without blocking and read
+		 * as a file root passes is (a regular file, bounded). */
+		if ((own = open(r->d.src.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) == -1) {
+			snprintf(err, sizeof(err), "%s: cannot read: %s", r->d.src.path,
+			    strerror(errno));
+			sink_err(k, err);
+			return NULL;
+		}
+		if (fstat(own, &sb) == 0 && dev_null(&sb)) {
+			close(own);
 			nc = conf_load(r->d.src.path, sink_err, k);
-		if (nc != NULL && r->d.src.monitor)
-			k->set_aside = force_monitor(nc);
-		return nc;
+			if (nc != NULL && r->d.src.monitor)
+				k->set_aside = force_monitor(nc);
+			return nc;
+		}
+		if (fstat(own, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+			snprintf(err, sizeof(err), "%s: not a regular file", r->d.src.path);
+			sink_err(k, err);
+			close(own);
+			return NULL;
+		}
+		fd = own;
 	}
-	if ((m = ctl_passed_file(fd, r->d.src.path, err, sizeof(err))) == -1) {
+	m = ctl_passed_file(fd, r->d.src.path, err, sizeof(err));
+	if (own != -1)
+		close(own);
+	if (m == -1) {
 		sink_err(k, err);
 		return NULL;
 	}
@@ -492,6 +555,17 @@ rld_reload(struct rld *r, int fd, FILE *out, FILE *warn)
 		if (out != NULL)
 			fprintf(out, "%s: its published addresses cannot be taken (why is "
 			    "in the log)\n", r->d.src.path);
+	}
+	/* last, as nothing may refuse it after: the originals the new file
+	 * will change, saved before it is in force (all or nothing) */
+	if (nc != NULL && ifm_prepare(r->d.ifm, nc) == -1) {
+		pub_free(np);
+		np = NULL;
+		conf_free(nc);
+		nc = NULL;
+		if (out != NULL)
+			fprintf(out, "%s: the sysctl originals it would change cannot be saved in "
+			    "the state directory (why is in the log)\n", r->d.src.path);
 	}
 	if (nc == NULL) {
 		/* an admin's action: never rate-limited */
