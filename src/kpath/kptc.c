@@ -445,13 +445,13 @@ kp_tc_others(int ifindex)
 	 * lists nothing), no qdisc dump needed */
 	if (kpn_open(&s) == -1)
 		return -1;
-	if (tc_filters(&s, ifindex, &f) == -1)
-		n = -1;
-	else if ((n = f.foreign, tc_filters_at(&s, ifindex,
-	    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS), &f)) == -1)
-		n = -1;
-	else
-		n += f.foreign;
+	n = -1;
+	if (tc_filters(&s, ifindex, &f) == 0) {
+		int in = f.foreign;
+
+		if (tc_filters_at(&s, ifindex, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS), &f) == 0)
+			n = in + f.foreign;
+	}
 	kpn_close(&s);
 	return n;
 }
