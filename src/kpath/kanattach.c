@@ -55,10 +55,18 @@ kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 	/* at TC because another's XDP program holds the hook: there it
 	 * stays while that program is there (no detach and failed attach
 	 * at every event); once it is gone, to XDP */
-	if (want && hook != KANX_TC && s->attached && s->xdp == 0 &&
-	    kp_xdp_other(ifp->ifindex, why, sizeof(why)) > 0) {
+	if (want && hook != KANX_TC && s->attached && s->xdp == 0 && ifp->xdp_id != 0) {
+		/* the table's program id (linksync, LS_XDP when it changes)
+		 * says so; its name asked once per program, not at every
+		 * feed: each query is a dump of every link, and a publish
+		 * feeds every interface again */
+		if (s->other_id != ifp->xdp_id) {
+			if (kp_xdp_other(ifp->ifindex, s->other, sizeof(s->other)) <= 0)
+				snprintf(s->other, sizeof(s->other), "id %u", ifp->xdp_id);
+			s->other_id = ifp->xdp_id;
+		}
 		snprintf(ifp->kpath_why, sizeof(ifp->kpath_why),
-		    "another XDP program is on it: %.64s", why);
+		    "another XDP program is on it: %.64s", s->other);
 		hook = KANX_TC;
 	}
 	/* on the other hook than it should be (a reload changed its path, it

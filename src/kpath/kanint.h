@@ -28,6 +28,8 @@ struct kan_if {
 	bool		attached;
 	int		xdp;		/* attached at XDP in this KP_XDP_* mode; 0: at TC */
 	bool		said;		/* its failure to attach was logged */
+	uint32_t	other_id;	/* another's XDP program named in other */
+	char		other[64];	/* its name (kp_xdp_other), while at TC for it */
 	bool		known, usable;	/* a holder of its addresses, last seen */
 	uint64_t	last[KP_NCOUNTERS];	/* counters already folded */
 };
