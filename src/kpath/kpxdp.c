@@ -186,10 +186,10 @@ kp_xdp_attach(struct kp *kp, int ifindex, int mode, int *got, char *why, size_t 
 		kp->xatt = nv;
 		kp->axatt = a;
 	}
-	/* another program there: the kernel refuses a link over it (in
-	 * either mode), and the failure names it; no query before (each is
-	 * a dump of every link: at a thousand interfaces, seconds) */
-	/* the counters before the program can count */
+	/* the counters before the program can count.  No query for
+	 * another program first (each is a dump of every link: at a
+	 * thousand interfaces, seconds): the kernel refuses a link over
+	 * one, in either mode, and the failure below names it */
 	if (kp_counters_make(kp, ifindex) == -1) {
 		util_seterr(why, whylen, 0, "cannot make the counters: %s", strerror(errno));
 		return -1;
@@ -312,7 +312,6 @@ kp_xdp_purge(char *why, size_t whylen)
 	}
 	return n;
 }
-
 
 /* IFLA_XDP's program id, as kp_xdp_other reads it: the driver's, the
  * generic one, the offloaded one, else the one attached alone. */
