@@ -51,7 +51,7 @@ kan_ifapply(struct kan *k, struct tbl_iface *ifp)
 		return;
 	/* the hook it should be on: XDP where that answers what TC would */
 	if (want)
-		hook = kanx_choose(k->d.tbl, ifp, ifp->kpath_why, sizeof(ifp->kpath_why));
+		hook = kanx_choose(k->d.tbl, ifp, true, ifp->kpath_why, sizeof(ifp->kpath_why));
 	/* at TC because another's XDP program holds the hook: there it
 	 * stays while that program is there (no detach and failed attach
 	 * at every event); once it is gone, to XDP */
@@ -149,7 +149,7 @@ wanted_cb(struct tbl_iface *ifp, void *arg)
 
 	/* at TC only: an interface bound for XDP is attached alone */
 	if (!wants(w->k, ifp) || (s != NULL && s->attached) ||
-	    kanx_choose(w->k->d.tbl, ifp, why, sizeof(why)) != KANX_TC)
+	    kanx_choose(w->k->d.tbl, ifp, true, why, sizeof(why)) != KANX_TC)
 		return 0;
 	if (w->n == w->a) {
 		w->a = w->a ? w->a * 2 : 64;

@@ -72,9 +72,12 @@ void kan_recheck(struct kan *k, bool retry);
 #define KANX_TC		-1	/* TC: the reason in why */
 #define KANX_ANY	0	/* XDP, native where the driver has it, else generic */
 /* kanxdp.c: XDP in mode KP_XDP_* (>0), KANX_ANY, or KANX_TC with why
- * filled, for ifp as its answer_path, kind, master and upper devices say;
- * the XDP attach may still fail (another program there: kp_xdp_attach's why) */
-int kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, char *why, size_t len);
+ * filled, for ifp as its answer_path, kind, master, upper devices and
+ * (filters) another's TC filters say; the XDP attach may still fail
+ * (another program there: kp_xdp_attach's why).  Without filters it asks
+ * no query of its own: the links' snapshot (kp_uppers) is all it reads */
+int kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, bool filters, char *why,
+    size_t len);
 /* kanxdp.c: s off the hook it is on (its counters folded first) */
 void kan_unhook(struct kan *k, struct kan_if *s);
 /* kanxdp.c: ifp on at XDP in mode (KANX_ANY or KP_XDP_*): true when it

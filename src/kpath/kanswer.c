@@ -343,7 +343,11 @@ xdp_again(struct kan *k, int except)
 		    (ifp = tbl_iface(k->d.tbl, k->ifs[i].ifindex)) == NULL ||
 		    (ifp->answer_path != CONF_PATH_AUTO && ifp->answer_path != CONF_PATH_XDP))
 			continue;
-		hook = kanx_choose(k->d.tbl, ifp, why, sizeof(why));
+		/* the links' part alone: a link event changes no TC filter,
+		 * and asking each interface's filters at each event was two
+		 * dumps per interface (an interface kept at TC by filters
+		 * differs here, and kan_ifapply asks its filters again) */
+		hook = kanx_choose(k->d.tbl, ifp, false, why, sizeof(why));
 		if ((hook == KANX_TC) != (k->ifs[i].xdp == 0))
 			kan_ifapply(k, ifp);
 	}

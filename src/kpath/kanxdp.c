@@ -19,7 +19,7 @@
 #include "policy.h"
 
 int
-kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, char *why, size_t len)
+kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, bool filters, char *why, size_t len)
 {
 	const struct tbl_iface *m;
 	char up[32];
@@ -60,7 +60,7 @@ kanx_choose(const struct tbl *t, const struct tbl_iface *ifp, char *why, size_t 
 	 * never sees what they dropped, and its replies pass the egress
 	 * ones, as the kernel's do; at XDP it would answer before the first
 	 * and send past the second (XDP_TX goes straight to the driver) */
-	if ((n = kp_tc_others(ifp->ifindex)) != 0) {
+	if (filters && (n = kp_tc_others(ifp->ifindex)) != 0) {
 		if (n < 0)
 			snprintf(why, len, "cannot list its TC filters");
 		else
@@ -146,7 +146,7 @@ conflict_cb(struct tbl_iface *ifp, void *arg)
 	 * lower device), no XDP hook is asked of the other program */
 	as = *ifp;
 	as.answer_path = CONF_PATH_XDP;
-	if (kanx_choose(c->k->d.tbl, &as, why, sizeof(why)) == KANX_TC ||
+	if (kanx_choose(c->k->d.tbl, &as, true, why, sizeof(why)) == KANX_TC ||
 	    kp_xdp_other(ifp->ifindex, other, sizeof(other)) <= 0)
 		return 0;
 	snprintf(c->err, c->errlen, "%s: answer_path = xdp: another XDP program is on it: "
