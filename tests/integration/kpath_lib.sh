@@ -120,3 +120,19 @@ kp_daemon_start() {
 		exit 77
 	fi
 }
+
+# xdp_foreign: FOREIGN, another's XDP program for the coexistence tests
+# (tests/tools/xdpforeign.bpf.c: drops ARP from 10.0.0.66); SKIP where
+# it was not built (configure found no BPF toolchain).
+xdp_foreign() {
+	FOREIGN=$(_abs "${XDPFOREIGN:-${top_builddir:-.}/tests/tools/xdpforeign.bpf.o}")
+	if [ ! -f "$FOREIGN" ]; then
+		echo "SKIP: $FOREIGN not built (configure found no BPF toolchain)"
+		exit 77
+	fi
+}
+
+# xprog NS IF: the XDP program on IF in NS, "name id"; nothing when none.
+xprog() {
+	ns "$1" ip link show dev "$2" | sed -n 's/.*prog\/xdp id \([0-9]*\) name \([^ ]*\).*/\2 \1/p'
+}

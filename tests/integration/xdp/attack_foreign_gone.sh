@@ -9,16 +9,12 @@
 # fw_xdp" and eth0 stayed at TC until some unrelated link event.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
-FOREIGN=$(_abs "${XDPFOREIGN:-${top_builddir:-.}/tests/tools/xdpforeign.bpf.o}")
-if [ ! -f "$FOREIGN" ]; then
-	echo "SKIP: $FOREIGN not built (configure found no BPF toolchain)"
-	exit 77
-fi
+xdp_foreign
 
 seed_net
-xprog() { ns h ip link show dev "$1" | sed -n 's/.*prog\/xdp id \([0-9]*\) name \([^ ]*\).*/\2 \1/p'; }
 path0() { ctl_get status "[i['answer_path'] + ' ' + (i.get('not_xdp') or '-') for i in d['managed'] if i['name'] == 'eth0'][0]"; }
 ns h ip link set dev eth0 xdpgeneric obj "$FOREIGN" sec xdp || fail "the foreign XDP program on eth0"
 write_conf "[global]
@@ -34,9 +30,9 @@ case $(path0) in kernel*fw_xdp*) pass "eth0 at TC behind fw_xdp, status names it
 
 # its owner takes it off
 ns h ip link set dev eth0 xdpgeneric off || fail "cannot take fw_xdp off eth0"
-case $(xprog eth0) in fw_xdp*) fail "fw_xdp still on eth0" ;; esac
+case $(xprog h eth0) in fw_xdp*) fail "fw_xdp still on eth0" ;; esac
 pass "fw_xdp is off eth0"
-at_xdp() { [ "$(xprog eth0 | cut -d' ' -f1)" = arpownd_xdp ]; }
+at_xdp() { [ "$(xprog h eth0 | cut -d' ' -f1)" = arpownd_xdp ]; }
 wait_for 2000 at_xdp || fail "fw_xdp gone 2 s ago, eth0 still not at XDP; status: '$(path0)'"
 pass "eth0 moves to XDP once fw_xdp is gone"
 case $(path0) in xdp*) pass "status: eth0 answered at XDP ($(path0))" ;;

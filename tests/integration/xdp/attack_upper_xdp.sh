@@ -8,13 +8,10 @@
 # with the same words; the container's program stays.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
-FOREIGN=$(_abs "${XDPFOREIGN:-${top_builddir:-.}/tests/tools/xdpforeign.bpf.o}")
-if [ ! -f "$FOREIGN" ]; then
-	echo "SKIP: $FOREIGN not built (configure found no BPF toolchain)"
-	exit 77
-fi
+xdp_foreign
 
 seed_net
 ns_new k
@@ -22,7 +19,7 @@ ns h ip link add link eth1 name mvk type macvlan mode bridge || fail "macvlan on
 ns h ip link set mvk netns "${NS_PREFIX}k" || fail "macvlan to the container"
 ns k ip link set mvk up
 ns k ip link set dev mvk xdpgeneric obj "$FOREIGN" sec xdp || fail "the container's XDP program on mvk"
-kprog() { ns k ip link show dev mvk | sed -n 's/.*prog\/xdp id [0-9]* name \([^ ]*\).*/\1/p'; }
+kprog() { xprog k mvk | cut -d' ' -f1; }
 WHY='an upper device of it (maybe in another namespace) has an XDP program'
 
 write_conf "[global]

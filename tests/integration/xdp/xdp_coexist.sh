@@ -13,19 +13,14 @@
 #    clean-up leaves it in place and the kernel answering.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../topo.sh"
+. "$(dirname "$0")/../kpath_lib.sh"
 trap cleanup EXIT
 need_netns
-FOREIGN=$(_abs "${XDPFOREIGN:-${top_builddir:-.}/tests/tools/xdpforeign.bpf.o}")
-if [ ! -f "$FOREIGN" ]; then
-	echo "SKIP: $FOREIGN not built (configure found no BPF toolchain)"
-	exit 77
-fi
+xdp_foreign
 
 seed_net
 ns h ip link set dev eth0 xdpgeneric obj "$FOREIGN" sec xdp || fail "the foreign XDP program on eth0"
-# the XDP program on an interface: "name id", or nothing
-xprog() { ns h ip link show dev "$1" | sed -n 's/.*prog\/xdp id \([0-9]*\) name \([^ ]*\).*/\2 \1/p'; }
-FID=$(xprog eth0)
+FID=$(xprog h eth0)
 case $FID in fw_xdp\ *) pass "eth0 has the foreign program ($FID)" ;; *) fail "eth0: '$FID'" ;; esac
 
 write_conf "[global]
@@ -44,8 +39,8 @@ expect_eq "$(ctl_get status "' '.join(i['name'] + '=' + i['answer_path'] for i i
 ctl_get status "[i['not_xdp'] for i in d['managed'] if i['name'] == 'eth0'][0]" | grep -q fw_xdp ||
 	fail "status: eth0's not_xdp does not name fw_xdp"
 pass "status: eth0's not_xdp names fw_xdp"
-expect_eq "$(xprog eth0)" "$FID" "auto: the foreign program stays on eth0"
-expect_eq "$(xprog eth1 | cut -d' ' -f1)" arpownd_xdp "auto: arpownd_xdp on eth1"
+expect_eq "$(xprog h eth0)" "$FID" "auto: the foreign program stays on eth0"
+expect_eq "$(xprog h eth1 | cut -d' ' -f1)" arpownd_xdp "auto: arpownd_xdp on eth1"
 expect_reply c c0 10.0.0.1 "$MAC0" "eth0 answers 10.0.0.1 (TC, behind the foreign program)"
 expect_reply c c0 10.0.0.2 "$MAC1" "eth1 answers 10.0.0.2 (XDP)"
 expect_silence c c0 10.0.0.1 "the foreign program's drop still applies (sender 10.0.0.66)" -s 10.0.0.66
@@ -59,24 +54,24 @@ ctl_get status "[i['not_xdp'] for i in d['managed'] if i['name'] == 'eth0'][0]" 
 pass "status: eth0's not_xdp still names fw_xdp"
 
 # another's attach over ours, or a detach: refused while it runs
-OURS=$(xprog eth1)
+OURS=$(xprog h eth1)
 ns h ip link set dev eth1 xdpgeneric obj "$FOREIGN" sec xdp 2>/dev/null &&
 	fail "a netlink attach replaced arpownd_xdp on eth1"
 ns h ip link set dev eth1 xdpgeneric off 2>/dev/null
-expect_eq "$(xprog eth1)" "$OURS" "another's attach or detach leaves arpownd_xdp on eth1"
+expect_eq "$(xprog h eth1)" "$OURS" "another's attach or detach leaves arpownd_xdp on eth1"
 expect_reply c c0 10.0.0.2 "$MAC1" "eth1 still answers at XDP"
 
 # SIGKILL: the links go with the process
 kill -KILL "$ARPOWND_PID"
 wait "$ARPOWND_PID" 2>/dev/null
 ARPOWND_PID=
-no_ours() { [ -z "$(xprog eth1)$(xprog eth2)" ]; }
+no_ours() { [ -z "$(xprog h eth1)$(xprog h eth2)" ]; }
 wait_for 2000 no_ours || true
-expect_eq "$(xprog eth1)$(xprog eth2)" "" "SIGKILL: no arpownd_xdp left (the links went with the process)"
-expect_eq "$(xprog eth0)" "$FID" "SIGKILL: the foreign program stays on eth0"
+expect_eq "$(xprog h eth1)$(xprog h eth2)" "" "SIGKILL: no arpownd_xdp left (the links went with the process)"
+expect_eq "$(xprog h eth0)" "$FID" "SIGKILL: the foreign program stays on eth0"
 ns h "$ARPOWND" --restore --state-dir "$ARPOWND_STATE_DIR" >>"$TMPDIR_T/arpownd.log" 2>&1 ||
 	fail "arpownd --restore failed"
-expect_eq "$(xprog eth0)" "$FID" "--restore: the foreign program stays on eth0"
+expect_eq "$(xprog h eth0)" "$FID" "--restore: the foreign program stays on eth0"
 
 # answer_path = xdp: a configuration this host cannot honour: no start
 # (78, not retried), the program named, everything given back
@@ -90,8 +85,8 @@ expect_eq "$rc" 78 "xdp: the start exits 78 (a configuration error: not retried)
 grep -q "eth0: answer_path = xdp: another XDP program is on it: fw_xdp (id ${FID#* }); not starting" \
     "$TMPDIR_T/start.out" || fail "xdp: the start's error does not name fw_xdp: $(tail -n 5 "$TMPDIR_T/start.out")"
 pass "xdp: the start's error names fw_xdp on eth0"
-expect_eq "$(xprog eth0)" "$FID" "refused start: the foreign program stays on eth0"
-expect_eq "$(xprog eth1)$(xprog eth2)" "" "refused start: no arpownd_xdp left on eth1 or eth2"
+expect_eq "$(xprog h eth0)" "$FID" "refused start: the foreign program stays on eth0"
+expect_eq "$(xprog h eth1)$(xprog h eth2)" "" "refused start: no arpownd_xdp left on eth1 or eth2"
 expect_eq "$(ns h tc filter show dev eth0 ingress 2>/dev/null | grep -c arpownd_answer)" 0 \
 	"refused start: no arpownd filter left on eth0"
 ask c c0 10.0.0.1
@@ -113,7 +108,7 @@ grep -q "eth0: answer_path = xdp: another XDP program is on it: fw_xdp (id ${FID
 pass "reload to xdp on eth0: refused, naming fw_xdp"
 expect_eq "$(ctl_get status "' '.join(i['name'] + '=' + i['answer_path'] for i in sorted(d['managed'], key=lambda i: i['name']))")" \
 	"eth0=kernel eth1=xdp eth2=xdp" "refused reload: every interface on the hook it was on"
-expect_eq "$(xprog eth0)" "$FID" "refused reload: the foreign program stays on eth0"
+expect_eq "$(xprog h eth0)" "$FID" "refused reload: the foreign program stays on eth0"
 expect_reply c c0 10.0.0.1 "$MAC0" "refused reload: eth0 still answers 10.0.0.1 (TC)"
 # xdp named on an interface nobody else holds: accepted
 sed -i 's/match = eth0/match = eth1/' "$CONF"
