@@ -85,15 +85,33 @@ static struct {
 } g_names[NAMES_KEEP];
 static size_t g_nnames;
 
-/* The name of program id into name ("id N" when it cannot be read: the
- * fd of another's program takes CAP_SYS_ADMIN, gone after the start). */
-static void
-prog_name(uint32_t id, char *name, size_t len)
+/* Program id's own name into out (BPF_OBJ_NAME_LEN); 0, or -1 when it
+ * cannot be read (another's program's fd takes CAP_SYS_ADMIN, gone
+ * after the start) or has none. */
+static int
+info_name(uint32_t id, char *out)
 {
 	struct bpf_prog_info info;
 	uint32_t ilen = sizeof(info);
+	int fd, rc = -1;
+
+	if ((fd = bpf_prog_get_fd_by_id(id)) < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0 && info.name[0] != '\0') {
+		memcpy(out, info.name, BPF_OBJ_NAME_LEN);
+		rc = 0;
+	}
+	close(fd);
+	return rc;
+}
+
+/* The name of program id into name ("id N" when it cannot be read). */
+static void
+prog_name(uint32_t id, char *name, size_t len)
+{
+	char own[BPF_OBJ_NAME_LEN];
 	size_t i;
-	int fd;
 
 	snprintf(name, len, "id %u", id);
 	for (i = 0; i < g_nnames; i++)
@@ -101,38 +119,23 @@ prog_name(uint32_t id, char *name, size_t len)
 			snprintf(name, len, "%s (id %u)", g_names[i].name, id);
 			return;
 		}
-	if ((fd = bpf_prog_get_fd_by_id(id)) < 0)
-		return;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0 && info.name[0] != '\0')
-		snprintf(name, len, "%s (id %u)", info.name, id);
-	close(fd);
+	if (info_name(id, own) == 0)
+		snprintf(name, len, "%.*s (id %u)", BPF_OBJ_NAME_LEN, own, id);
 }
 
 void
 kp_xdp_names(void)
 {
-	struct bpf_prog_info info;
-	uint32_t ilen;
 	size_t i;
-	int fd;
 
 	/* one dump of every link (at a thousand interfaces, a query each,
 	 * itself a dump of every link, took seconds) */
 	kp_uppers_forget();
 	if (links_read() == -1)
 		return;
-	for (i = 0; i < g_ln.n && g_nnames < NAMES_KEEP; i++) {
-		if (g_ln.v[i].xdp == 0 || (fd = bpf_prog_get_fd_by_id(g_ln.v[i].xdp)) < 0)
-			continue;
-		ilen = sizeof(info);
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0 && info.name[0] != '\0') {
-			g_names[g_nnames].id = g_ln.v[i].xdp;
-			memcpy(g_names[g_nnames++].name, info.name, sizeof(info.name));
-		}
-		close(fd);
-	}
+	for (i = 0; i < g_ln.n && g_nnames < NAMES_KEEP; i++)
+		if (g_ln.v[i].xdp != 0 && info_name(g_ln.v[i].xdp, g_names[g_nnames].name) == 0)
+			g_names[g_nnames++].id = g_ln.v[i].xdp;
 }
 
 int
