@@ -46,58 +46,48 @@ requires(int path)
 	return path == CONF_PATH_KERNEL || path == CONF_PATH_XDP;
 }
 
-bool
-kan_wanted(const struct conf *c)
+static bool
+xdp_asked(int path)
+{
+	return path == CONF_PATH_AUTO || path == CONF_PATH_XDP;
+}
+
+static bool
+kernel_named(int path)
+{
+	return path == CONF_PATH_KERNEL;
+}
+
+/* Does c's [global] or any of its sections set an answer_path that is? */
+static bool
+any_path(const struct conf *c, bool (*is)(int))
 {
 	size_t i;
 
-	if (asks(c->set.answer_path))
+	if (is(c->set.answer_path))
 		return true;
 	for (i = 0; i < c->nsections; i++)
-		if (asks(c->sections[i].set.answer_path))
+		if (is(c->sections[i].set.answer_path))
 			return true;
 	return false;
+}
+
+bool
+kan_wanted(const struct conf *c)
+{
+	return any_path(c, asks);
 }
 
 bool
 kan_required(const struct conf *c)
 {
-	size_t i;
-
-	if (requires(c->set.answer_path))
-		return true;
-	for (i = 0; i < c->nsections; i++)
-		if (requires(c->sections[i].set.answer_path))
-			return true;
-	return false;
-}
-
-/* Does c ask for XDP anywhere (auto or xdp)? */
-static bool
-wants_xdp(const struct conf *c)
-{
-	size_t i;
-
-	if (c->set.answer_path == CONF_PATH_AUTO || c->set.answer_path == CONF_PATH_XDP)
-		return true;
-	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].set.answer_path == CONF_PATH_AUTO ||
-		    c->sections[i].set.answer_path == CONF_PATH_XDP)
-			return true;
-	return false;
+	return any_path(c, requires);
 }
 
 const char *
 kan_required_name(const struct conf *c)
 {
-	size_t i;
-
-	if (c->set.answer_path == CONF_PATH_KERNEL)
-		return "kernel";
-	for (i = 0; i < c->nsections; i++)
-		if (c->sections[i].set.answer_path == CONF_PATH_KERNEL)
-			return "kernel";
-	return "xdp";
+	return any_path(c, kernel_named) ? "kernel" : "xdp";
 }
 
 struct kan *
@@ -148,7 +138,7 @@ kan_open(const struct conf *c, bool *fatal, char *err, size_t errlen)
 	k->feed_grants = true;
 	/* another's XDP program is named by the line that says it stays:
 	 * its name can be read only now, before the privilege drop */
-	if (wants_xdp(c))
+	if (any_path(c, xdp_asked))
 		kp_xdp_names();
 	return k;
 }
